@@ -1,0 +1,46 @@
+#include "cli/BackendChoice.h"
+
+#include "runtime-cpu/CpuBackend.h"
+#ifdef STAR_HAVE_CUDA
+#include "runtime-cuda/CudaBackend.h"
+#endif
+
+namespace star {
+
+bool cudaBackendBuilt() {
+#ifdef STAR_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error) {
+  if (requested == "cpu") return make_cpu_backend();
+  if (requested != "auto" && requested != "cuda") {
+    *error = "unknown backend '" + requested + "' (expected cpu, cuda or auto)";
+    return nullptr;
+  }
+#ifdef STAR_HAVE_CUDA
+  std::string why;
+  if (cuda_device_available(&why)) {
+    try {
+      return make_cuda_backend();
+    } catch (const BackendError& e) {
+      why = e.what();
+    }
+  }
+  if (requested == "cuda") {
+    *error = "the CUDA backend is not available: " + why;
+    return nullptr;
+  }
+#else
+  if (requested == "cuda") {
+    *error = "the CUDA backend is not available: this star was built without CUDA (nvcc not found)";
+    return nullptr;
+  }
+#endif
+  return make_cpu_backend();
+}
+
+}  // namespace star

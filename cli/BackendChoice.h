@@ -1,0 +1,16 @@
+// Which backend runs a program: CUDA where a GPU is present (and the CUDA backend was built),
+// the CPU backend otherwise; `--backend=cpu|cuda` overrides.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "vm/backend/Backend.h"
+
+namespace star {
+
+// requested: "auto", "cpu" or "cuda". Returns null and sets *error when it cannot be honoured.
+std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error);
+bool cudaBackendBuilt();
+
+}  // namespace star

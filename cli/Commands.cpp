@@ -1,0 +1,153 @@
+#include "cli/Commands.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/BackendChoice.h"
+#include "frontend/driver/Compilation.h"
+#include "vm/bytecode/Disassembler.h"
+#include "vm/bytecode/ModuleFile.h"
+#include "vm/interp/Interpreter.h"
+#include "vm/io/TableText.h"
+
+#ifndef STAR_VERSION
+#define STAR_VERSION "0.0.0"
+#endif
+
+namespace star {
+namespace {
+
+CompileOptions compileOptions(const CommandLine& cl) {
+  CompileOptions o;
+  o.modulePath = cl.modulePath;
+  o.warnUnused = cl.warnUnused;
+  return o;
+}
+
+bool isModuleFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[5] = {};
+  in.read(magic, 5);
+  return in.gcount() == 5 && std::string(magic, 5) == "STARC";
+}
+
+// A module from a .starc file or by compiling a .star file; also keeps the sources for messages.
+struct LoadedProgram {
+  Module module;
+  SourceManager sources;
+  bool ok = false;
+};
+
+void loadProgram(const CommandLine& cl, LoadedProgram& out) {
+  if (isModuleFile(cl.file)) {
+    try {
+      out.module = deserializeModule(readWholeFile(cl.file));
+    } catch (const std::exception& e) {
+      std::cerr << cl.file << ": error: " << e.what() << "\n";
+      return;
+    }
+    // Source lines for messages and listings, where the sources are still there.
+    for (auto& f : out.module.files) {
+      std::string text;
+      try {
+        text = readWholeFile(f);
+      } catch (const std::exception&) {
+      }
+      out.sources.add(f, text);
+    }
+    out.ok = true;
+    return;
+  }
+  Compilation c(std::cerr, compileOptions(cl));
+  if (!c.compileFile(cl.file)) return;
+  for (std::size_t f = 0; f < c.sources().size(); ++f)
+    out.sources.add(c.sources().path(static_cast<std::uint32_t>(f)),
+                    c.sources().text(static_cast<std::uint32_t>(f)));
+  out.module = c.takeModule();
+  out.ok = true;
+}
+
+}  // namespace
+
+int commandCheck(const CommandLine& cl) {
+  Compilation c(std::cerr, compileOptions(cl));
+  if (!c.parse(cl.file)) return 1;
+  if (cl.dumpAst) dumpAst(*c.program(), std::cout);
+  return c.check() ? 0 : 1;
+}
+
+int commandDis(const CommandLine& cl) {
+  LoadedProgram p;
+  loadProgram(cl, p);
+  if (!p.ok) return 1;
+  disassemble(p.module, std::cout, [&](std::uint32_t file, std::uint32_t line) {
+    return file < p.sources.size() ? p.sources.line(file, line) : std::string();
+  });
+  return 0;
+}
+
+int commandCompile(const CommandLine& cl) {
+  Compilation c(std::cerr, compileOptions(cl));
+  if (!c.compileFile(cl.file)) return 1;
+  std::string out = cl.output;
+  if (out.empty()) {
+    out = cl.file;
+    if (out.size() > 5 && out.substr(out.size() - 5) == ".star") out.resize(out.size() - 5);
+    out += ".starc";
+  }
+  std::ofstream f(out, std::ios::binary);
+  std::string bytes = serializeModule(c.module());
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) {
+    std::cerr << out << ": error: cannot write the module\n";
+    return 1;
+  }
+  return 0;
+}
+
+int commandRun(const CommandLine& cl) {
+  LoadedProgram p;
+  loadProgram(cl, p);
+  if (!p.ok) return 1;
+  std::string error;
+  auto backend = chooseBackend(cl.backend, &error);
+  if (!backend) {
+    std::cerr << "star: error: " << error << "\n";
+    return 1;
+  }
+  int status = 0;
+  {
+    Interpreter vm(*backend, std::cout);
+    vm.setArguments(cl.programArgs);
+    vm.enableStats(cl.stats);
+    try {
+      vm.run(p.module, p.module.entry);
+    } catch (const RuntimeError& e) {
+      std::cout.flush();
+      std::cerr << Diagnostics::format(p.sources, e.loc, "runtime error", e.what(),
+                                       e.loc.file < p.sources.size() &&
+                                           !p.sources.text(e.loc.file).empty());
+      status = 2;
+    }
+    std::cout.flush();
+    if (cl.stats) vm.stats().print(std::cerr, backend->name(), backend->device());
+  }
+  return status;
+}
+
+int commandVersion() {
+  std::cout << "star " << STAR_VERSION << "\n";
+  std::cout << "backends: cpu";
+  if (cudaBackendBuilt()) {
+    std::string error;
+    auto b = chooseBackend("cuda", &error);
+    std::cout << ", cuda (" << (b ? b->device() : "unavailable: " + error) << ")";
+  } else {
+    std::cout << " (built without CUDA)";
+  }
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace star

@@ -1,0 +1,30 @@
+// The `star` subcommands. Each returns the process exit status: 0 success, 1 compile-time or
+// usage errors, 2 runtime errors.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace star {
+
+struct CommandLine {
+  std::string command;             // run, check, dis, compile, repl
+  std::string file;
+  std::string output;              // compile -o
+  std::string backend = "auto";
+  std::vector<std::string> modulePath;
+  std::vector<std::string> programArgs;
+  bool stats = false;
+  bool dumpAst = false;
+  bool warnUnused = true;
+  bool noNative = false;
+};
+
+int commandRun(const CommandLine& cl);
+int commandCheck(const CommandLine& cl);
+int commandDis(const CommandLine& cl);
+int commandCompile(const CommandLine& cl);
+int commandRepl(const CommandLine& cl);
+int commandVersion();
+
+}  // namespace star

@@ -1,0 +1,86 @@
+// star: the Star language driver (docs/CLI.md).
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "cli/Commands.h"
+#include "cli/LargeStack.h"
+
+#ifndef STAR_STDLIB_DIR
+#define STAR_STDLIB_DIR ""
+#endif
+
+namespace {
+
+const char* kUsage =
+    "usage: star <command> [options] FILE [ARGS...]\n"
+    "\n"
+    "commands:\n"
+    "  run FILE [ARGS...]   compile (or load a .starc) and execute; ARGS reach ParamStr\n"
+    "  check FILE           parse and check only; --dump-ast prints the syntax tree\n"
+    "  dis FILE             print the bytecode with the source lines interleaved\n"
+    "  compile FILE -o OUT  write a bytecode module (.starc)\n"
+    "  repl                 interactive session (also: star with no arguments on a terminal)\n"
+    "  --version            version and backends\n"
+    "\n"
+    "options:\n"
+    "  --backend=cpu|cuda|auto  where slice, word and table primitives run (default: auto,\n"
+    "                           CUDA when a GPU is present)\n"
+    "  --stats                  after the run, print each opcode's count and time (stderr)\n"
+    "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable)\n"
+    "  --no-native              run standard-library procedures as their Star bodies\n"
+    "  --dump-ast               (check) print the syntax tree\n"
+    "  -Wno-unused              do not warn about unused variables\n";
+
+int usageError(const std::string& message) {
+  std::cerr << "star: error: " << message << "\n\n" << kUsage;
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  star::CommandLine cl;
+  int i = 1;
+  if (argc < 2) {
+    cl.command = "repl";
+  } else {
+    std::string first = argv[1];
+    if (first == "--version" || first == "version") return star::commandVersion();
+    if (first == "--help" || first == "-h" || first == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    cl.command = first;
+    i = 2;
+  }
+  if (std::strlen(STAR_STDLIB_DIR)) cl.modulePath.push_back(STAR_STDLIB_DIR);
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (!cl.file.empty() && cl.command == "run") {
+      cl.programArgs.push_back(a);  // everything after the program goes to the program
+      continue;
+    }
+    if (a.rfind("--backend=", 0) == 0) cl.backend = a.substr(10);
+    else if (a == "--stats") cl.stats = true;
+    else if (a == "--dump-ast") cl.dumpAst = true;
+    else if (a == "--no-native") cl.noNative = true;
+    else if (a == "-Wno-unused") cl.warnUnused = false;
+    else if (a.rfind("--stdlib-path=", 0) == 0) cl.modulePath.insert(cl.modulePath.begin(), a.substr(14));
+    else if (a == "-o" && i + 1 < argc) cl.output = argv[++i];
+    else if (a.size() > 1 && a[0] == '-' ) return usageError("unknown option '" + a + "'");
+    else if (cl.file.empty()) cl.file = a;
+    else return usageError("unexpected argument '" + a + "'");
+  }
+  if (cl.command == "repl") return star::runWithLargeStack([&] { return star::commandRepl(cl); });
+  if (cl.command != "run" && cl.command != "check" && cl.command != "dis" && cl.command != "compile")
+    return usageError("unknown command '" + cl.command + "'");
+  if (cl.file.empty()) return usageError("no input file");
+  return star::runWithLargeStack([&]() -> int {
+    if (cl.command == "run") return star::commandRun(cl);
+    if (cl.command == "check") return star::commandCheck(cl);
+    if (cl.command == "dis") return star::commandDis(cl);
+    return star::commandCompile(cl);
+  });
+}

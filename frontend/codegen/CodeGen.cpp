@@ -1,0 +1,699 @@
+#include "frontend/codegen/CodeGen.h"
+
+#include <cassert>
+#include <limits>
+
+#include "frontend/sema/Builtins.h"
+
+namespace star {
+
+namespace {
+// Operands in the argument area are emitted as offsets with this bit and patched when the
+// function is finished and the area's base register is known.
+constexpr std::uint32_t kArgBit = 0x40000000u;
+}  // namespace
+
+SlotKind slotKindOf(Type t) {
+  if (isBits(t)) return SlotKind::Bits;
+  if (t == Type::Table) return SlotKind::Table;
+  return SlotKind::Scalar;
+}
+
+ValueTag valueTagOf(Type t) {
+  switch (t) {
+    case Type::Boolean: return ValueTag::Boolean;
+    case Type::String: return ValueTag::String;
+    case Type::Real: return ValueTag::Real;
+    case Type::Slice:
+    case Type::Word: return ValueTag::Bits;
+    case Type::Table: return ValueTag::Table;
+    default: return ValueTag::Integer;
+  }
+}
+
+// ======================================================================= module level
+
+std::uint32_t CodeGen::compile(const std::vector<Program*>& units, Program& main) {
+  std::vector<Program*> all(units);
+  all.push_back(&main);
+  for (Program* p : all) declareGlobals(*p);
+  for (Program* p : all)
+    for (auto& r : p->routines) {
+      r->index = static_cast<std::uint32_t>(m_.functions.size());
+      m_.functions.emplace_back();
+      m_.functions.back().name = r->name;
+    }
+  for (Program* p : all)
+    for (auto& r : p->routines) compileRoutine(*r);
+
+  std::uint32_t entry = static_cast<std::uint32_t>(m_.functions.size());
+  m_.functions.emplace_back();
+  fs_ = FnState{};
+  fs_.fn = &m_.functions.back();
+  fs_.fn->name = main.body ? "<main>" : "<init>";
+  for (Program* p : all) initDecls(p->decls);
+  if (main.body) stmt(main.body.get());
+  emit(Op::HALT, {}, main.body ? main.body->loc : main.loc);
+  finishFunction();
+  m_.entry = entry;
+  return entry;
+}
+
+void CodeGen::declareGlobals(Program& p) {
+  for (auto& v : p.decls.vars) {
+    if (!v.symbol) continue;
+    v.symbol->slot = static_cast<std::uint32_t>(m_.globals.size());
+    m_.globals.push_back({v.name, slotKindOf(v.symbol->type)});
+  }
+}
+
+void CodeGen::compileRoutine(Routine& r) {
+  fs_ = FnState{};
+  fs_.fn = &m_.functions[r.index];
+  fs_.routine = &r;
+  for (auto& p : r.params) {
+    SlotKind kind = slotKindOf(p.symbol->type);
+    ParamInfo info;
+    info.byRef = p.byRef;
+    info.kind = (p.byRef && kind == SlotKind::Scalar) ? SlotKind::Ref : kind;
+    fs_.fn->params.push_back(info);
+    p.symbol->slot = fs_.nextReg++;
+  }
+  if (r.resultSymbol) {
+    SlotKind kind = slotKindOf(r.resultSymbol->type);
+    r.resultSymbol->slot = newReg(kind);
+    fs_.fn->resultReg = static_cast<std::int32_t>(r.resultSymbol->slot);
+    fs_.fn->resultKind = kind;
+  }
+  for (auto& v : r.decls.vars)
+    if (v.symbol) v.symbol->slot = newReg(slotKindOf(v.symbol->type));
+  initDecls(r.decls);
+  stmt(r.body.get());
+  emit(Op::RET, {}, r.body->loc);
+  finishFunction();
+}
+
+// Sized declarations get their shape when the scope is entered.
+void CodeGen::initDecls(DeclList& decls) {
+  for (auto& v : decls.vars) {
+    if (!v.symbol || !v.spec->size1) continue;
+    std::size_t mark = tempMark();
+    std::uint32_t target = operand(*v.symbol);
+    TypeSpec& spec = *v.spec;
+    if (spec.type == Type::Table) {
+      std::uint32_t rows = expr(spec.size1.get());
+      std::uint32_t cols = expr(spec.size2.get());
+      emit(Op::TNEW, {target, rows, cols, 1}, v.loc);
+    } else {
+      std::uint32_t size;
+      if (spec.size1->type == Type::Table) {
+        std::uint32_t table = expr(spec.size1.get());
+        size = temp(SlotKind::Scalar);
+        emit(spec.type == Type::Slice ? Op::TROWS : Op::TCOLS, {size, table}, v.loc);
+      } else {
+        size = expr(spec.size1.get());
+      }
+      emit(Op::BNEW, {target, size, 1}, v.loc);
+    }
+    releaseTemps(mark);
+  }
+}
+
+void CodeGen::finishFunction() {
+  Function& fn = *fs_.fn;
+  std::uint32_t argBase = fs_.nextReg;
+  for (std::uint32_t at : fs_.argPatches) fn.code[at] = argBase + (fn.code[at] & ~kArgBit);
+  fn.numRegs = argBase + fs_.argMax;
+}
+
+// ======================================================================= emission, registers
+
+std::uint32_t CodeGen::emit(Op op, std::initializer_list<std::uint32_t> operands, SourceLoc loc) {
+  assert(operands.size() == opInfo(op).shape.size());
+  std::uint32_t at = here();
+  fs_.fn->code.push_back(static_cast<std::uint32_t>(op));
+  fs_.fn->locs.push_back(loc);
+  std::size_t i = 0;
+  for (std::uint32_t o : operands) {
+    char shape = opInfo(op).shape[i++];
+    if (shape == 'r' && (o & kArgBit) && !(o & kGlobalBit)) fs_.argPatches.push_back(here());
+    fs_.fn->code.push_back(o);
+    fs_.fn->locs.push_back(loc);
+  }
+  return at;
+}
+
+void CodeGen::patchJump(std::uint32_t instr, std::uint32_t target) {
+  Op op = static_cast<Op>(fs_.fn->code[instr]);
+  fs_.fn->code[instr + instrSize(op) - 1] = target;
+}
+
+std::uint32_t CodeGen::constant(Constant c) {
+  for (std::size_t i = 0; i < m_.constants.size(); ++i) {
+    const Constant& k = m_.constants[i];
+    if (k.tag == c.tag && k.intValue == c.intValue && k.text == c.text &&
+        (k.realValue == c.realValue || (k.realValue != k.realValue && c.realValue != c.realValue)))
+      return static_cast<std::uint32_t>(i);
+  }
+  m_.constants.push_back(std::move(c));
+  return static_cast<std::uint32_t>(m_.constants.size() - 1);
+}
+
+std::uint32_t CodeGen::newReg(SlotKind kind) {
+  std::uint32_t r = fs_.nextReg++;
+  if (kind == SlotKind::Bits || kind == SlotKind::Table) fs_.fn->ownedRegs.emplace_back(r, kind);
+  return r;
+}
+
+std::uint32_t CodeGen::temp(SlotKind kind) {
+  for (auto& t : fs_.temps)
+    if (!t.inUse && t.kind == kind) {
+      t.inUse = true;
+      return t.reg;
+    }
+  fs_.temps.push_back({newReg(kind), kind, true});
+  return fs_.temps.back().reg;
+}
+
+std::size_t CodeGen::tempMark() const {
+  std::size_t n = 0;
+  for (auto& t : fs_.temps) n += t.inUse;
+  return n;
+}
+
+// Temporaries are released in bulk at the end of a statement (their values are dead then).
+void CodeGen::releaseTemps(std::size_t mark) {
+  if (mark == 0)
+    for (auto& t : fs_.temps) t.inUse = false;
+}
+
+std::uint32_t CodeGen::argReg(std::uint32_t index) { return kArgBit | index; }
+
+std::uint32_t CodeGen::operand(const Symbol& s) const {
+  return s.kind == SymbolKind::Global ? (s.slot | kGlobalBit) : s.slot;
+}
+
+// ======================================================================= statements
+
+void CodeGen::stmt(Stmt* s) {
+  if (!s) return;
+  std::size_t mark = tempMark();
+  switch (s->kind) {
+    case StmtKind::Assign: assign(static_cast<AssignStmt&>(*s)); break;
+    case StmtKind::Call: callStmt(static_cast<CallStmt&>(*s)); break;
+    case StmtKind::If: {
+      auto& i = static_cast<IfStmt&>(*s);
+      std::uint32_t c = expr(i.cond.get());
+      std::uint32_t jf = emit(Op::JMPF, {c, 0}, i.cond->loc);
+      releaseTemps(mark);
+      stmt(i.thenS.get());
+      if (i.elseS) {
+        std::uint32_t j = emit(Op::JMP, {0}, s->loc);
+        patchJump(jf, here());
+        stmt(i.elseS.get());
+        patchJump(j, here());
+      } else {
+        patchJump(jf, here());
+      }
+      break;
+    }
+    case StmtKind::While: {
+      auto& w = static_cast<WhileStmt&>(*s);
+      std::uint32_t top = here();
+      std::uint32_t c = expr(w.cond.get());
+      std::uint32_t jf = emit(Op::JMPF, {c, 0}, w.cond->loc);
+      releaseTemps(mark);
+      fs_.loops.emplace_back();
+      stmt(w.body.get());
+      for (auto at : fs_.loops.back().continues) patchJump(at, here());
+      emit(Op::CHKSTEP, {}, s->loc);
+      emit(Op::JMP, {top}, s->loc);
+      patchJump(jf, here());
+      for (auto at : fs_.loops.back().breaks) patchJump(at, here());
+      fs_.loops.pop_back();
+      break;
+    }
+    case StmtKind::Repeat: {
+      auto& r = static_cast<RepeatStmt&>(*s);
+      std::uint32_t top = here();
+      fs_.loops.emplace_back();
+      for (auto& b : r.body) stmt(b.get());
+      for (auto at : fs_.loops.back().continues) patchJump(at, here());
+      emit(Op::CHKSTEP, {}, s->loc);
+      std::uint32_t c = expr(r.cond.get());
+      emit(Op::JMPF, {c, top}, r.cond->loc);
+      for (auto at : fs_.loops.back().breaks) patchJump(at, here());
+      fs_.loops.pop_back();
+      break;
+    }
+    case StmtKind::For: forStmt(static_cast<ForStmt&>(*s)); break;
+    case StmtKind::Block:
+      for (auto& b : static_cast<BlockStmt&>(*s).body) stmt(b.get());
+      break;
+    case StmtKind::Break:
+      fs_.loops.back().breaks.push_back(emit(Op::JMP, {0}, s->loc));
+      break;
+    case StmtKind::Continue:
+      fs_.loops.back().continues.push_back(emit(Op::JMP, {0}, s->loc));
+      break;
+    case StmtKind::Exit:
+      emit(fs_.routine ? Op::RET : Op::HALT, {}, s->loc);
+      break;
+  }
+  releaseTemps(mark);
+}
+
+void CodeGen::forStmt(ForStmt& f) {
+  Symbol& var = *f.symbol;
+  std::uint32_t from = temp(SlotKind::Scalar);
+  scalarInto(f.from.get(), from);
+  std::uint32_t limit = temp(SlotKind::Scalar);
+  scalarInto(f.to.get(), limit);
+  std::uint32_t cond = temp(SlotKind::Scalar);
+  // Empty range: skip. The limit is evaluated once (Pascal).
+  emit(f.down ? Op::ILT : Op::IGT, {cond, from, limit}, f.loc);
+  std::uint32_t skip = emit(Op::JMPT, {cond, 0}, f.loc);
+  bool viaRef = var.byRef;
+  std::uint32_t counter = viaRef ? temp(SlotKind::Scalar) : operand(var);
+  emit(Op::MOVE, {counter, from}, f.loc);
+  if (viaRef) emit(Op::STREF, {operand(var), counter}, f.loc);
+  std::uint32_t top = here();
+  fs_.loops.emplace_back();
+  stmt(f.body.get());
+  for (auto at : fs_.loops.back().continues) patchJump(at, here());
+  if (viaRef) emit(Op::LDREF, {counter, operand(var)}, f.loc);
+  // Stop at the limit before stepping, so a limit of maxint cannot overflow.
+  emit(f.down ? Op::ILE : Op::IGE, {cond, counter, limit}, f.loc);
+  std::uint32_t done = emit(Op::JMPT, {cond, 0}, f.loc);
+  std::uint32_t one = temp(SlotKind::Scalar);
+  emit(Op::LOADI, {one, 1}, f.loc);
+  emit(f.down ? Op::ISUB : Op::IADD, {counter, counter, one}, f.loc);
+  if (viaRef) emit(Op::STREF, {operand(var), counter}, f.loc);
+  emit(Op::CHKSTEP, {}, f.loc);
+  emit(Op::JMP, {top}, f.loc);
+  patchJump(skip, here());
+  patchJump(done, here());
+  for (auto at : fs_.loops.back().breaks) patchJump(at, here());
+  fs_.loops.pop_back();
+}
+
+void CodeGen::writeVariable(Symbol& sym, Expr* value, SourceLoc loc) {
+  std::uint32_t target = operand(sym);
+  SlotKind kind = slotKindOf(sym.type);
+  if (kind == SlotKind::Scalar) {
+    if (sym.byRef) {
+      std::uint32_t v = sym.type == Type::Real && value->type == Type::Integer
+                            ? toReal(value)
+                            : expr(value);
+      emit(Op::STREF, {target, v}, loc);
+      return;
+    }
+    if (sym.type == Type::Real && value->type == Type::Integer) {
+      emit(Op::ITOF, {target, expr(value)}, loc);
+      return;
+    }
+    scalarInto(value, target);
+    return;
+  }
+  // Vectors: compute straight into the variable; the VM checks fixed sizes before writing.
+  std::uint32_t r = expr(value, target);
+  if (r != target) emit(kind == SlotKind::Table ? Op::TCOPY : Op::BCOPY, {target, r}, loc);
+}
+
+void CodeGen::assign(AssignStmt& s) {
+  Expr* t = s.target.get();
+  if (t->kind == ExprKind::Name) {
+    writeVariable(*static_cast<NameExpr*>(t)->symbol, s.value.get(), s.loc);
+    return;
+  }
+  auto& c = static_cast<CallExpr&>(*t);
+  if (c.target == CallTarget::Component) {
+    std::uint32_t vec = operand(*c.symbol);
+    std::uint32_t index = expr(c.args[0].get());
+    std::uint32_t bit = expr(s.value.get());
+    emit(Op::BSET, {vec, index, bit}, s.loc);
+    return;
+  }
+  // COL(i, T) := V  /  ROW(i, T) := w
+  auto b = static_cast<Builtin>(c.builtin);
+  std::uint32_t index = expr(c.args[0].get());
+  std::uint32_t table = operand(*static_cast<NameExpr*>(c.args[1].get())->symbol);
+  std::uint32_t value = expr(s.value.get());
+  emit(b == Builtin::Col ? Op::TSETCOL : Op::TSETROW, {table, index, value}, s.loc);
+}
+
+void CodeGen::callStmt(CallStmt& s) {
+  Expr* e = s.call.get();
+  if (e->kind == ExprKind::Name) {
+    auto& n = static_cast<NameExpr&>(*e);
+    if (n.routine) {
+      callRoutine(*n.routine, nullptr, s.loc, -1);
+    } else if (n.builtin == static_cast<int>(Builtin::Writeln)) {
+      emit(Op::WRITELN, {}, s.loc);
+    }
+    return;
+  }
+  auto& c = static_cast<CallExpr&>(*e);
+  if (c.target == CallTarget::Routine) callRoutine(*c.routine, &c.args, s.loc, -1);
+  else builtin(c, -1);
+}
+
+// ======================================================================= expressions
+
+std::uint32_t CodeGen::resultReg(Type t, std::int64_t dst) {
+  return dst >= 0 ? static_cast<std::uint32_t>(dst) : temp(slotKindOf(t));
+}
+
+// Evaluates a scalar expression into dst exactly.
+std::uint32_t CodeGen::scalarInto(Expr* e, std::int64_t dst) {
+  std::uint32_t r = expr(e, dst);
+  if (dst >= 0 && r != static_cast<std::uint32_t>(dst))
+    emit(Op::MOVE, {static_cast<std::uint32_t>(dst), r}, e->loc);
+  return static_cast<std::uint32_t>(dst >= 0 ? dst : r);
+}
+
+std::uint32_t CodeGen::toReal(Expr* e) {
+  std::uint32_t r = expr(e);
+  if (e->type != Type::Integer) return r;
+  std::uint32_t out = temp(SlotKind::Scalar);
+  emit(Op::ITOF, {out, r}, e->loc);
+  return out;
+}
+
+std::uint32_t CodeGen::literalConstant(const Symbol& s, SourceLoc loc, std::int64_t dst) {
+  std::uint32_t out = resultReg(s.type, dst);
+  Constant k;
+  switch (s.type) {
+    case Type::Integer:
+    case Type::Boolean:
+      if (s.intValue >= std::numeric_limits<std::int32_t>::min() &&
+          s.intValue <= std::numeric_limits<std::int32_t>::max()) {
+        emit(Op::LOADI, {out, static_cast<std::uint32_t>(static_cast<std::int32_t>(s.intValue))}, loc);
+        return out;
+      }
+      k.tag = ValueTag::Integer;
+      k.intValue = s.intValue;
+      break;
+    case Type::Real:
+      k.tag = ValueTag::Real;
+      k.realValue = s.realValue;
+      break;
+    case Type::String:
+      k.tag = ValueTag::String;
+      k.text = s.stringValue;
+      break;
+    case Type::Word:
+      k.tag = ValueTag::Bits;
+      k.text = s.stringValue;
+      emit(Op::BCONST, {out, constant(std::move(k))}, loc);
+      return out;
+    default:
+      break;
+  }
+  emit(Op::LOADK, {out, constant(std::move(k))}, loc);
+  return out;
+}
+
+std::uint32_t CodeGen::expr(Expr* e, std::int64_t dst) {
+  Symbol lit;
+  lit.type = e->type;
+  switch (e->kind) {
+    case ExprKind::IntLit:
+      lit.intValue = static_cast<IntLit*>(e)->value;
+      return literalConstant(lit, e->loc, dst);
+    case ExprKind::BoolLit:
+      lit.intValue = static_cast<BoolLit*>(e)->value;
+      return literalConstant(lit, e->loc, dst);
+    case ExprKind::RealLit:
+      lit.realValue = static_cast<RealLit*>(e)->value;
+      return literalConstant(lit, e->loc, dst);
+    case ExprKind::StringLit:
+      lit.stringValue = static_cast<StringLit*>(e)->value;
+      return literalConstant(lit, e->loc, dst);
+    case ExprKind::BitsLit:
+      lit.stringValue = static_cast<BitsLit*>(e)->bits;
+      return literalConstant(lit, e->loc, dst);
+    case ExprKind::Name: return name(static_cast<NameExpr&>(*e), dst);
+    case ExprKind::Call: {
+      auto& c = static_cast<CallExpr&>(*e);
+      if (c.target == CallTarget::Routine) return callRoutine(*c.routine, &c.args, e->loc, dst);
+      if (c.target == CallTarget::Component) {
+        std::uint32_t vec = operand(*c.symbol);
+        std::uint32_t index = expr(c.args[0].get());
+        std::uint32_t out = resultReg(Type::Integer, dst);
+        emit(Op::BGET, {out, vec, index}, e->loc);
+        return out;
+      }
+      return builtin(c, dst);
+    }
+    case ExprKind::Unary: return unary(static_cast<UnaryExpr&>(*e), dst);
+    case ExprKind::Binary: return binary(static_cast<BinaryExpr&>(*e), dst);
+  }
+  return 0;
+}
+
+std::uint32_t CodeGen::name(NameExpr& e, std::int64_t dst) {
+  if (e.routine) return callRoutine(*e.routine, nullptr, e.loc, dst);
+  if (e.builtin == static_cast<int>(Builtin::ParamCount)) {
+    std::uint32_t out = resultReg(Type::Integer, dst);
+    emit(Op::PCOUNT, {out}, e.loc);
+    return out;
+  }
+  Symbol& s = *e.symbol;
+  if (s.kind == SymbolKind::Const) return literalConstant(s, e.loc, dst);
+  if (s.byRef && slotKindOf(s.type) == SlotKind::Scalar) {
+    std::uint32_t out = resultReg(s.type, dst);
+    emit(Op::LDREF, {out, operand(s)}, e.loc);
+    return out;
+  }
+  return operand(s);  // the caller copies when it needs the value elsewhere
+}
+
+std::uint32_t CodeGen::unary(UnaryExpr& e, std::int64_t dst) {
+  if (e.op == UnaryOp::Plus) return expr(e.operand.get(), dst);
+  std::uint32_t a = expr(e.operand.get());
+  std::uint32_t out = resultReg(e.type, dst);
+  Op op = Op::NOT;
+  if (e.op == UnaryOp::Not) op = isBits(e.type) ? Op::BNOT : Op::NOT;
+  else op = e.type == Type::Real ? Op::FNEG : Op::INEG;
+  emit(op, {out, a}, e.loc);
+  return out;
+}
+
+std::uint32_t CodeGen::binary(BinaryExpr& e, std::int64_t dst) {
+  Type lt = e.lhs->type, rt = e.rhs->type;
+  bool real = lt == Type::Real || rt == Type::Real || e.op == BinaryOp::RealDiv;
+  bool numeric = (lt == Type::Integer || lt == Type::Real) && (rt == Type::Integer || rt == Type::Real);
+  std::uint32_t a, b;
+  if (numeric && real) {
+    a = toReal(e.lhs.get());
+    b = toReal(e.rhs.get());
+  } else {
+    a = expr(e.lhs.get());
+    b = expr(e.rhs.get());
+  }
+  std::uint32_t out = resultReg(e.type, dst);
+  Op op = Op::IADD;
+  auto pick = [&](Op i, Op f) { return real ? f : i; };
+  switch (e.op) {
+    case BinaryOp::Add: op = pick(Op::IADD, Op::FADD); break;
+    case BinaryOp::Sub: op = pick(Op::ISUB, Op::FSUB); break;
+    case BinaryOp::Mul: op = pick(Op::IMUL, Op::FMUL); break;
+    case BinaryOp::RealDiv: op = Op::FDIV; break;
+    case BinaryOp::Div: op = Op::IDIV; break;
+    case BinaryOp::Mod: op = Op::IMOD; break;
+    case BinaryOp::And: op = isBits(lt) ? Op::BAND : Op::AND; break;
+    case BinaryOp::Or: op = isBits(lt) ? Op::BOR : Op::OR; break;
+    case BinaryOp::Xor: op = isBits(lt) ? Op::BXOR : Op::XOR; break;
+    case BinaryOp::Eq:
+      op = lt == Type::Table ? Op::TEQ : isBits(lt) ? Op::WEQ : lt == Type::String ? Op::SEQ : pick(Op::IEQ, Op::FEQ);
+      break;
+    case BinaryOp::Ne:
+      op = lt == Type::Table ? Op::TEQ : isBits(lt) ? Op::WNE : lt == Type::String ? Op::SNE : pick(Op::INE, Op::FNE);
+      break;
+    case BinaryOp::Lt: op = pick(Op::ILT, Op::FLT); break;
+    case BinaryOp::Le: op = pick(Op::ILE, Op::FLE); break;
+    case BinaryOp::Gt: op = pick(Op::IGT, Op::FGT); break;
+    case BinaryOp::Ge: op = pick(Op::IGE, Op::FGE); break;
+  }
+  emit(op, {out, a, b}, e.loc);
+  if (lt == Type::Table && e.op == BinaryOp::Ne) emit(Op::NOT, {out, out}, e.loc);
+  return out;
+}
+
+std::uint32_t CodeGen::callRoutine(Routine& r, std::vector<ExprPtr>* args, SourceLoc loc,
+                                   std::int64_t dst) {
+  std::uint32_t n = static_cast<std::uint32_t>(r.params.size());
+  std::uint32_t base = fs_.argTop;
+  // Evaluate every argument first: nested calls use the area above this call's block.
+  std::vector<std::uint32_t> values(n);
+  fs_.argTop += n;
+  fs_.argMax = std::max(fs_.argMax, fs_.argTop);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Param& p = r.params[i];
+    Expr* a = (*args)[i].get();
+    if (p.byRef) {
+      Symbol& s = *static_cast<NameExpr*>(a)->symbol;
+      s.used = true;
+      bool scalar = slotKindOf(s.type) == SlotKind::Scalar;
+      if (scalar && !s.byRef) {
+        emit(Op::MKREF, {argReg(base + i), operand(s)}, a->loc);
+        values[i] = ~0u;
+        continue;
+      }
+      values[i] = operand(s);  // a reference or a handle: passed as it is
+    } else if (p.spec->type == Type::Real && a->type == Type::Integer) {
+      values[i] = toReal(a);
+    } else {
+      values[i] = expr(a);
+    }
+  }
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (values[i] != ~0u) emit(Op::MOVE, {argReg(base + i), values[i]}, loc);
+  std::uint32_t out = r.isFunc ? resultReg(r.result->type, dst) : 0;
+  emit(Op::CALL, {r.index, argReg(base), out}, loc);
+  fs_.argTop = base;
+  return out;
+}
+
+std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
+  auto b = static_cast<Builtin>(e.builtin);
+  auto arg = [&](int i) { return e.args[i].get(); };
+  auto out = [&]() { return resultReg(e.type, dst); };
+  auto varOperand = [&](int i) { return operand(*static_cast<NameExpr*>(arg(i))->symbol); };
+  SourceLoc loc = e.loc;
+  switch (b) {
+    case Builtin::Set:
+    case Builtin::Clr:
+      emit(Op::BFILL, {varOperand(0), b == Builtin::Set ? 1u : 0u}, loc);
+      return 0;
+    case Builtin::Fnd: case Builtin::Numb: case Builtin::Some: case Builtin::Len: {
+      std::uint32_t v = expr(arg(0));
+      std::uint32_t r = out();
+      Op op = b == Builtin::Fnd ? Op::BFND : b == Builtin::Numb ? Op::BNUMB : b == Builtin::Some ? Op::BSOME : Op::BLEN;
+      emit(op, {r, v}, loc);
+      return r;
+    }
+    case Builtin::Zero: {
+      std::uint32_t v = expr(arg(0));
+      std::uint32_t r = out();
+      emit(Op::BSOME, {r, v}, loc);
+      emit(Op::NOT, {r, r}, loc);
+      return r;
+    }
+    case Builtin::Step: {
+      std::uint32_t r = dst >= 0 ? static_cast<std::uint32_t>(dst) : temp(SlotKind::Scalar);
+      emit(Op::BSTEP, {r, varOperand(0)}, loc);
+      return r;
+    }
+    case Builtin::Frst: {
+      std::uint32_t v = expr(arg(0));
+      std::uint32_t r = out();
+      emit(Op::BFRST, {r, v}, loc);
+      return r;
+    }
+    case Builtin::Convert: {
+      // Slices and words share one representation: CONVERT is a copy with a new type.
+      std::uint32_t v = expr(arg(0), dst);
+      if (dst >= 0 && v != static_cast<std::uint32_t>(dst)) {
+        emit(Op::BCOPY, {static_cast<std::uint32_t>(dst), v}, loc);
+        return static_cast<std::uint32_t>(dst);
+      }
+      return v;
+    }
+    case Builtin::Trim: {
+      std::uint32_t i = expr(arg(0)), j = expr(arg(1)), w = expr(arg(2));
+      // TRIM's result may not share storage with w: use a temporary when dst is w.
+      std::uint32_t r = dst >= 0 && static_cast<std::uint32_t>(dst) != w ? static_cast<std::uint32_t>(dst)
+                                                                          : temp(SlotKind::Bits);
+      emit(Op::WTRIM, {r, i, j, w}, loc);
+      return r;
+    }
+    case Builtin::Rep: {
+      std::uint32_t i = expr(arg(0)), j = expr(arg(1)), v = expr(arg(2));
+      std::uint32_t w = varOperand(3);
+      if (v == w) {  // REP(i, j, w, w): copy first, REP may not read what it writes
+        std::uint32_t t = temp(SlotKind::Bits);
+        emit(Op::BCOPY, {t, v}, loc);
+        v = t;
+      }
+      emit(Op::WREP, {i, j, v, w}, loc);
+      return 0;
+    }
+    case Builtin::Eq: case Builtin::NotEq: case Builtin::Less: case Builtin::LessEq:
+    case Builtin::Great: case Builtin::GreatEq: case Builtin::Add: case Builtin::Subt: {
+      std::uint32_t v = expr(arg(0)), w = expr(arg(1));
+      std::uint32_t r = out();
+      Op op = b == Builtin::Eq ? Op::WEQ : b == Builtin::NotEq ? Op::WNE : b == Builtin::Less ? Op::WLT
+            : b == Builtin::LessEq ? Op::WLE : b == Builtin::Great ? Op::WGT : b == Builtin::GreatEq ? Op::WGE
+            : b == Builtin::Add ? Op::WADD : Op::WSUB;
+      emit(op, {r, v, w}, loc);
+      return r;
+    }
+    case Builtin::Bin: {
+      std::uint32_t n = expr(arg(0)), k = expr(arg(1));
+      std::uint32_t r = out();
+      emit(Op::WBIN, {r, n, k}, loc);
+      return r;
+    }
+    case Builtin::Val: {
+      std::uint32_t w = expr(arg(0));
+      std::uint32_t r = out();
+      emit(Op::WVAL, {r, w}, loc);
+      return r;
+    }
+    case Builtin::Col:
+    case Builtin::Row: {
+      std::uint32_t i = expr(arg(0)), t = expr(arg(1));
+      std::uint32_t r = out();
+      emit(b == Builtin::Col ? Op::TGETCOL : Op::TGETROW, {r, t, i}, loc);
+      return r;
+    }
+    case Builtin::Rows:
+    case Builtin::Cols: {
+      std::uint32_t t = expr(arg(0));
+      std::uint32_t r = out();
+      emit(b == Builtin::Rows ? Op::TROWS : Op::TCOLS, {r, t}, loc);
+      return r;
+    }
+    case Builtin::Load:
+    case Builtin::Save: {
+      std::uint32_t t = b == Builtin::Load ? varOperand(0) : expr(arg(0));
+      std::uint32_t path = expr(arg(1));
+      emit(b == Builtin::Load ? Op::TLOAD : Op::TSAVE, {t, path}, loc);
+      return 0;
+    }
+    case Builtin::Write:
+    case Builtin::Writeln:
+      for (auto& a : e.args) {
+        std::size_t mark = tempMark();
+        std::uint32_t v = expr(a.get());
+        emit(Op::WRITE, {v, static_cast<std::uint32_t>(valueTagOf(a->type))}, a->loc);
+        if (mark == 0) releaseTemps(0);
+      }
+      if (b == Builtin::Writeln) emit(Op::WRITELN, {}, loc);
+      return 0;
+    case Builtin::ParamCount: {
+      std::uint32_t r = out();
+      emit(Op::PCOUNT, {r}, loc);
+      return r;
+    }
+    case Builtin::ParamStr: {
+      std::uint32_t i = expr(arg(0));
+      std::uint32_t r = out();
+      emit(Op::PSTR, {r, i}, loc);
+      return r;
+    }
+    case Builtin::StrToInt: {
+      std::uint32_t s = expr(arg(0));
+      std::uint32_t r = out();
+      emit(Op::STOI, {r, s}, loc);
+      return r;
+    }
+    case Builtin::Count_:
+      break;
+  }
+  return 0;
+}
+
+}  // namespace star

@@ -1,0 +1,55 @@
+// The front-end pipeline for one program: read the source and the library units it uses, parse,
+// check, generate bytecode. Stops after the first stage that reports errors.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast/Ast.h"
+#include "frontend/diag/Diagnostics.h"
+#include "vm/bytecode/Module.h"
+
+namespace star {
+
+struct CompileOptions {
+  std::vector<std::string> modulePath;  // directories searched for `uses NAME` (NAME.star)
+  bool warnUnused = true;
+};
+
+class Compilation {
+ public:
+  Compilation(std::ostream& diagnostics, CompileOptions options);
+
+  // Each returns false when errors were reported.
+  bool parse(const std::string& path);        // the program and every unit it uses
+  bool check();
+  bool generate();
+  bool compileFile(const std::string& path) { return parse(path) && check() && generate(); }
+
+  const Program* program() const { return program_.get(); }
+  const Module& module() const { return module_; }
+  Module takeModule() { return std::move(module_); }
+  const SourceManager& sources() const { return sources_; }
+  int errorCount() const { return diags_.errorCount(); }
+
+ private:
+  bool loadUnits(const Program& from, std::vector<std::string>& stack);
+  std::string findModule(const std::string& name, std::uint32_t fromFile) const;
+
+  SourceManager sources_;
+  Diagnostics diags_;
+  CompileOptions options_;
+  std::unique_ptr<Program> program_;
+  std::vector<std::unique_ptr<Program>> units_;  // in dependency order
+  std::vector<std::string> unitNames_;
+  Module module_;
+};
+
+// Reads a source file into `sources`; reports an unreadable file as an error. Returns the file
+// index or -1.
+std::int64_t loadSourceFile(const std::string& path, SourceManager& sources, Diagnostics& diags,
+                            SourceLoc requestedAt);
+
+}  // namespace star

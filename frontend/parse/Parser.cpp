@@ -1,0 +1,177 @@
+#include "frontend/parse/Parser.h"
+
+#include <cctype>
+
+#include "StarLexer.h"
+#include "StarParser.h"
+#include "antlr4-runtime.h"
+#include "frontend/parse/AstBuilder.h"
+
+namespace star {
+namespace {
+
+// How a token is named in messages: keywords as written in Star, others by what they are.
+std::string tokenName(const antlr4::dfa::Vocabulary& vocab, std::size_t type) {
+  if (type == antlr4::Token::EOF) return "end of file";
+  switch (type) {
+    case StarLexer::IDENT: return "identifier";
+    case StarLexer::INT_LIT: return "integer";
+    case StarLexer::REAL_LIT: return "real number";
+    case StarLexer::BITS_LIT: return "word literal";
+    case StarLexer::STRING_LIT: return "string";
+    default: break;
+  }
+  std::string literal = vocab.getLiteralName(type);
+  if (!literal.empty()) return literal;
+  std::string symbolic = vocab.getSymbolicName(type);
+  for (char& c : symbolic) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return "'" + symbolic + "'";
+}
+
+std::string describe(antlr4::Token* t) {
+  if (!t || t->getType() == antlr4::Token::EOF) return "end of file";
+  std::string text = t->getText();
+  if (text.size() > 40) text = text.substr(0, 40) + "...";
+  return "'" + text + "'";
+}
+
+class ErrorListener : public antlr4::BaseErrorListener {
+ public:
+  ErrorListener(std::uint32_t file, Diagnostics& diags) : file_(file), diags_(diags) {}
+
+  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, size_t line,
+                   size_t col, const std::string& msg, std::exception_ptr) override {
+    SourceLoc loc{file_, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(col + 1)};
+    if (line == lastLine_ && col == lastCol_) return;  // one message per position
+    lastLine_ = line;
+    lastCol_ = col;
+    diags_.error(loc, rewrite(recognizer, offending, msg));
+  }
+
+ private:
+  std::string rewrite(antlr4::Recognizer* recognizer, antlr4::Token* offending,
+                      const std::string& msg) {
+    if (offending && offending->getType() == StarLexer::BAD_CHAR) {
+      std::string c = offending->getText();
+      if (c == "'") return "unterminated string literal";
+      if (c == "{" ) return "unterminated comment";
+      if (c == "%") return "'%' must be followed by binary digits (a word literal such as %1011)";
+      unsigned char b = c.empty() ? 0 : static_cast<unsigned char>(c[0]);
+      if (b < 0x20 || b >= 0x7f) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "invalid character (byte 0x%02x)", b);
+        return buf;
+      }
+      return "invalid character '" + c + "'";
+    }
+    if (offending && offending->getText().rfind("(*", 0) == 0) return "unterminated comment";
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    if (msg.rfind("missing ", 0) == 0 && parser) {
+      std::size_t at = msg.find(" at ");
+      std::string what = msg.substr(8, at == std::string::npos ? std::string::npos : at - 8);
+      return "expected " + what + " before " + describe(offending);
+    }
+    std::string expected;
+    if (parser && msg.find("expecting") != std::string::npos) {
+      auto set = parser->getExpectedTokens();
+      if (set.size() <= 5) {
+        auto values = set.toList();
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          if (i) expected += i + 1 == values.size() ? " or " : ", ";
+          expected += tokenName(parser->getVocabulary(), values[i]);
+        }
+      }
+    }
+    std::string out = "unexpected " + describe(offending);
+    if (!expected.empty()) out += ", expected " + expected;
+    return out;
+  }
+
+  std::uint32_t file_;
+  Diagnostics& diags_;
+  size_t lastLine_ = 0, lastCol_ = static_cast<size_t>(-1);
+};
+
+struct TooDeep {
+  antlr4::Token* token;
+};
+
+// Counts rule nesting while parsing; deeper than kMaxParseDepth aborts the parse.
+class DepthGuard : public antlr4::tree::ParseTreeListener {
+ public:
+  void enterEveryRule(antlr4::ParserRuleContext* ctx) override {
+    if (++depth_ > kMaxParseDepth) throw TooDeep{ctx->getStart()};
+  }
+  void exitEveryRule(antlr4::ParserRuleContext*) override { --depth_; }
+  void visitTerminal(antlr4::tree::TerminalNode*) override {}
+  void visitErrorNode(antlr4::tree::ErrorNode*) override {}
+
+ private:
+  int depth_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
+                                     ParseMode mode, Diagnostics& diags) {
+  int errorsBefore = diags.errorCount();
+  antlr4::ANTLRInputStream input(sources.text(file));
+  StarLexer lexer(&input);
+  lexer.removeErrorListeners();  // BAD_CHAR tokens reach the parser and are reported there
+  antlr4::CommonTokenStream tokens(&lexer);
+  StarParser parser(&tokens);
+  ErrorListener listener(file, diags);
+  DepthGuard guard;
+  parser.addParseListener(&guard);
+  AstBuilder builder(file, diags);
+
+  auto parseTree = [&]() -> antlr4::ParserRuleContext* {
+    switch (mode) {
+      case ParseMode::Program: return parser.program();
+      case ParseMode::Unit: return parser.unitFile();
+      case ParseMode::ReplInput: return parser.replInput();
+    }
+    return nullptr;
+  };
+
+  try {
+    // Stage 1: fast SLL prediction, bailing out at the first error. Stage 2 (only when stage 1
+    // failed): full LL prediction with error recovery, so every syntax error is reported.
+    antlr4::ParserRuleContext* tree = nullptr;
+    parser.removeErrorListeners();
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::SLL);
+    try {
+      tree = parseTree();
+    } catch (const antlr4::ParseCancellationException&) {
+      tokens.seek(0);
+      parser.reset();
+      parser.removeParseListeners();
+      guard = DepthGuard();
+      parser.addParseListener(&guard);
+      parser.addErrorListener(&listener);
+      parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+          antlr4::atn::PredictionMode::LL);
+      tree = parseTree();
+    }
+    if (diags.errorCount() > errorsBefore || !tree) return nullptr;
+    switch (mode) {
+      case ParseMode::Program: return builder.program(static_cast<StarParser::ProgramContext*>(tree));
+      case ParseMode::Unit: return builder.unit(static_cast<StarParser::UnitFileContext*>(tree));
+      case ParseMode::ReplInput:
+        return builder.replInput(static_cast<StarParser::ReplInputContext*>(tree));
+    }
+  } catch (const TooDeep& deep) {
+    SourceLoc loc{file, 1, 1};
+    if (deep.token)
+      loc = {file, static_cast<std::uint32_t>(deep.token->getLine()),
+             static_cast<std::uint32_t>(deep.token->getCharPositionInLine() + 1)};
+    diags.error(loc, "program nested too deeply (more than " + std::to_string(kMaxParseDepth) +
+                         " levels of syntax)");
+  }
+  return nullptr;
+}
+
+}  // namespace star

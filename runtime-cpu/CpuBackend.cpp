@@ -1,0 +1,434 @@
+// The CPU backend. Every value is a std::vector<uint64_t> in a slot of a dense table indexed by
+// Handle; primitives work a 64-bit word at a time and run synchronously.
+#include "runtime-cpu/CpuBackend.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <fstream>
+#include <limits>
+#include <new>
+#include <utility>
+
+namespace star {
+namespace {
+
+using Word = std::uint64_t;
+constexpr Word kAllOnes = ~Word{0};
+
+// The used bits of the last word of a vector of `bits` bits.
+constexpr Word tail_mask(std::uint64_t bits) {
+  return bits % 64 == 0 ? kAllOnes : (Word{1} << (bits % 64)) - 1;
+}
+
+// Reverses the bit order of a word. Bit 0 of a Star word is its most significant bit, so
+// reversing turns a storage word into an ordinary integer for add/sub.
+constexpr Word reverse_bits(Word x) {
+  x = ((x >> 1) & 0x5555555555555555u) | ((x & 0x5555555555555555u) << 1);
+  x = ((x >> 2) & 0x3333333333333333u) | ((x & 0x3333333333333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
+  return __builtin_bswap64(x);
+}
+
+// out[0, words_for_bits(len)) := bits [from, from + len) of src (n words); no overlap.
+void extract(const Word* src, std::uint64_t n, std::uint64_t from, Word* out, std::uint64_t len) {
+  const std::uint64_t nw = words_for_bits(len);
+  if (nw == 0) return;
+  const std::uint64_t q0 = from / 64;
+  const unsigned s = from % 64;
+  if (s == 0) {
+    std::copy_n(src + q0, nw, out);
+  } else {
+    for (std::uint64_t k = 0; k < nw; ++k) {
+      const std::uint64_t q = q0 + k;  // < n: bit from + 64k lies inside src
+      Word w = src[q] >> s;
+      if (q + 1 < n) w |= src[q + 1] << (64 - s);
+      out[k] = w;
+    }
+  }
+  out[nw - 1] &= tail_mask(len);
+}
+
+// Bits [from, from + len) of dst := the len bits of src; no overlap.
+void deposit(Word* dst, std::uint64_t from, const Word* src, std::uint64_t len) {
+  const unsigned s = from % 64;
+  Word* out = dst + from / 64;
+  const std::uint64_t nw = words_for_bits(len);
+  for (std::uint64_t k = 0; k < nw; ++k) {
+    const std::uint64_t nb = std::min<std::uint64_t>(64, len - 64 * k);
+    const Word m = nb == 64 ? kAllOnes : (Word{1} << nb) - 1;
+    const Word v = src[k];  // bits above nb are 0
+    out[k] = (out[k] & ~(m << s)) | (v << s);
+    if (s != 0 && s + nb > 64) out[k + 1] = (out[k + 1] & ~(m >> (64 - s))) | (v >> (64 - s));
+  }
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto begin = line.find_first_not_of(" \t", colon + 1);
+    if (begin != std::string::npos) return line.substr(begin);
+  }
+  return "host CPU";
+}
+
+struct Slot {
+  std::vector<Word> words;
+  std::uint64_t length = 0;  // bits of a vector, rows of a table
+  std::uint64_t cols = 0;    // tables only
+  bool live = false;
+  bool table = false;
+};
+
+// Resizes without touching the surviving words; reallocates only when capacity must grow.
+void resize_words(std::vector<Word>& words, std::uint64_t n) {
+  try {
+    words.resize(n);
+  } catch (const std::bad_alloc&) {
+    throw BackendError("cpu backend: out of memory");
+  } catch (const std::length_error&) {
+    throw BackendError("cpu backend: value too large");
+  }
+}
+
+// Sets a vector's length; the contents are unspecified (callers overwrite every word).
+void shape_bits(Slot& s, std::uint64_t length) {
+  resize_words(s.words, words_for_bits(length));
+  s.length = length;
+}
+
+void shape_table(Slot& s, std::uint64_t rows, std::uint64_t cols) {
+  const std::uint64_t wpc = words_for_bits(rows);
+  if (cols != 0 && wpc > std::numeric_limits<std::uint64_t>::max() / cols) {
+    throw BackendError("cpu backend: table too large");
+  }
+  resize_words(s.words, wpc * cols);
+  s.length = rows;
+  s.cols = cols;
+}
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend() : slots_(1), device_(cpu_model()) {}  // slot 0 is kNoHandle, never live
+
+  std::string name() const override { return "cpu"; }
+  std::string device() const override { return device_; }
+
+  // ---- storage ---------------------------------------------------------------------------
+  Handle create_bits() override { return create(false); }
+  Handle create_table() override { return create(true); }
+
+  void destroy(Handle h) override {
+    Slot& s = slot(h);
+    s = Slot{};          // releases the memory
+    free_.push_back(h);  // never reallocates: create() reserved room for every slot
+  }
+
+  void resize_bits(Handle v, std::uint64_t length) override {
+    Slot& s = vec(v);
+    shape_bits(s, length);
+    std::fill(s.words.begin(), s.words.end(), 0);
+  }
+
+  void resize_table(Handle t, std::uint64_t rows, std::uint64_t cols) override {
+    Slot& s = tab(t);
+    shape_table(s, rows, cols);
+    std::fill(s.words.begin(), s.words.end(), 0);
+  }
+
+  std::uint64_t length(Handle v) const override { return vec(v).length; }
+  std::uint64_t rows(Handle t) const override { return tab(t).length; }
+  std::uint64_t cols(Handle t) const override { return tab(t).cols; }
+
+  // ---- bit vectors -------------------------------------------------------------------------
+  void fill(Handle v, bool bit) override {
+    Slot& s = vec(v);
+    std::fill(s.words.begin(), s.words.end(), bit ? kAllOnes : 0);
+    if (bit && !s.words.empty()) s.words.back() &= tail_mask(s.length);
+  }
+
+  void copy_bits(Handle dst, Handle src) override {
+    if (dst == src) return;
+    const Slot& a = vec(src);
+    Slot& d = vec(dst);
+    shape_bits(d, a.length);
+    std::copy(a.words.begin(), a.words.end(), d.words.begin());
+  }
+
+  void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
+    const Slot& sa = vec(a);
+    const Slot& sb = vec(b);
+    Slot& d = vec(dst);
+    shape_bits(d, sa.length);  // no-op when dst aliases a or b
+    const Word* pa = sa.words.data();
+    const Word* pb = sb.words.data();
+    Word* pd = d.words.data();
+    const std::size_t n = d.words.size();
+    switch (op) {
+      case BitOp::And:
+        for (std::size_t i = 0; i < n; ++i) pd[i] = pa[i] & pb[i];
+        break;
+      case BitOp::Or:
+        for (std::size_t i = 0; i < n; ++i) pd[i] = pa[i] | pb[i];
+        break;
+      case BitOp::Xor:
+        for (std::size_t i = 0; i < n; ++i) pd[i] = pa[i] ^ pb[i];
+        break;
+    }
+  }
+
+  void bit_not(Handle dst, Handle a) override {
+    const Slot& sa = vec(a);
+    Slot& d = vec(dst);
+    shape_bits(d, sa.length);
+    for (std::size_t i = 0; i < d.words.size(); ++i) d.words[i] = ~sa.words[i];
+    if (!d.words.empty()) d.words.back() &= tail_mask(d.length);
+  }
+
+  void first_only(Handle dst, Handle a) override {
+    const Slot& sa = vec(a);
+    Slot& d = vec(dst);
+    shape_bits(d, sa.length);
+    bool found = false;
+    for (std::size_t i = 0; i < d.words.size(); ++i) {
+      const Word w = sa.words[i];  // read before the write: dst may alias a
+      d.words[i] = found ? 0 : w & (~w + 1);
+      found = found || w != 0;
+    }
+  }
+
+  bool get_bit(Handle v, std::uint64_t i) override {
+    return (vec(v).words[i / 64] >> (i % 64)) & 1;
+  }
+
+  void set_bit(Handle v, std::uint64_t i, bool bit) override {
+    Word& w = vec(v).words[i / 64];
+    const Word m = Word{1} << (i % 64);
+    w = bit ? w | m : w & ~m;
+  }
+
+  std::int64_t find_first(Handle v) override {
+    const std::vector<Word>& w = vec(v).words;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (w[i] != 0) return static_cast<std::int64_t>(i * 64 + std::countr_zero(w[i]));
+    }
+    return -1;
+  }
+
+  std::int64_t step(Handle v) override {
+    std::vector<Word>& w = vec(v).words;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (w[i] == 0) continue;
+      const int b = std::countr_zero(w[i]);
+      w[i] &= w[i] - 1;  // clears the lowest 1
+      return static_cast<std::int64_t>(i * 64 + b);
+    }
+    return -1;
+  }
+
+  std::uint64_t count(Handle v) override {
+    std::uint64_t n = 0;
+    for (Word w : vec(v).words) n += std::popcount(w);
+    return n;
+  }
+
+  bool any(Handle v) override {
+    const std::vector<Word>& w = vec(v).words;
+    return std::any_of(w.begin(), w.end(), [](Word x) { return x != 0; });
+  }
+
+  void trim(Handle dst, Handle w, std::uint64_t from, std::uint64_t len) override {
+    const Slot& sw = vec(w);
+    Slot& d = vec(dst);
+    shape_bits(d, len);
+    extract(sw.words.data(), sw.words.size(), from, d.words.data(), len);
+  }
+
+  void replace(Handle w, std::uint64_t from, Handle v) override {
+    const Slot& sv = vec(v);
+    deposit(vec(w).words.data(), from, sv.words.data(), sv.length);
+  }
+
+  int compare(Handle a, Handle b) override {
+    const std::vector<Word>& wa = vec(a).words;
+    const std::vector<Word>& wb = vec(b).words;
+    // Word 0 holds the most significant bits, and within a word the lowest bit is the most
+    // significant, so the first differing bit decides.
+    for (std::size_t i = 0; i < wa.size(); ++i) {
+      const Word diff = wa[i] ^ wb[i];
+      if (diff != 0) return (wa[i] >> std::countr_zero(diff)) & 1 ? 1 : -1;
+    }
+    return 0;
+  }
+
+  // Reversed, the last (partial) word has its used bits at the top and zeros below, so the
+  // carry out of bit 63 is the carry into the previous word and the unused bits stay 0.
+  void add(Handle dst, Handle a, Handle b) override {
+    const Slot& sa = vec(a);
+    const Slot& sb = vec(b);
+    Slot& d = vec(dst);
+    shape_bits(d, sa.length);
+    Word carry = 0;
+    for (std::size_t i = d.words.size(); i-- > 0;) {
+      const Word x = reverse_bits(sa.words[i]);
+      const Word y = reverse_bits(sb.words[i]);
+      const Word s1 = x + y;
+      const Word s = s1 + carry;
+      carry = (s1 < x) | (s < s1);
+      d.words[i] = reverse_bits(s);
+    }
+  }
+
+  void sub(Handle dst, Handle a, Handle b) override {
+    const Slot& sa = vec(a);
+    const Slot& sb = vec(b);
+    Slot& d = vec(dst);
+    shape_bits(d, sa.length);
+    Word borrow = 0;
+    for (std::size_t i = d.words.size(); i-- > 0;) {
+      const Word x = reverse_bits(sa.words[i]);
+      const Word y = reverse_bits(sb.words[i]);
+      const Word d1 = x - y;
+      const Word r = d1 - borrow;
+      borrow = (x < y) | (d1 < borrow);
+      d.words[i] = reverse_bits(r);
+    }
+  }
+
+  // ---- tables ------------------------------------------------------------------------------
+  void copy_table(Handle dst, Handle src) override {
+    if (dst == src) return;
+    const Slot& s = tab(src);
+    Slot& d = tab(dst);
+    shape_table(d, s.length, s.cols);
+    std::copy(s.words.begin(), s.words.end(), d.words.begin());
+  }
+
+  void get_col(Handle dst, Handle t, std::uint64_t j) override {
+    const Slot& s = tab(t);
+    Slot& d = vec(dst);
+    shape_bits(d, s.length);
+    std::copy_n(s.words.data() + j * d.words.size(), d.words.size(), d.words.data());
+  }
+
+  void set_col(Handle t, std::uint64_t j, Handle src) override {
+    Slot& s = tab(t);
+    const std::vector<Word>& w = vec(src).words;
+    std::copy(w.begin(), w.end(), s.words.data() + j * w.size());
+  }
+
+  void get_row(Handle dst, Handle t, std::uint64_t i) override {
+    const Slot& s = tab(t);
+    Slot& d = vec(dst);
+    shape_bits(d, s.cols);
+    const std::uint64_t wpc = words_for_bits(s.length);
+    const unsigned shift = i % 64;
+    const Word* col = s.words.data() + i / 64;  // word i / 64 of column j is col[j * wpc]
+    for (std::uint64_t j0 = 0; j0 < s.cols; j0 += 64) {
+      const std::uint64_t n = std::min<std::uint64_t>(64, s.cols - j0);
+      Word out = 0;
+      for (std::uint64_t b = 0; b < n; ++b, col += wpc) out |= ((*col >> shift) & 1) << b;
+      d.words[j0 / 64] = out;
+    }
+  }
+
+  void set_row(Handle t, std::uint64_t i, Handle src) override {
+    Slot& s = tab(t);
+    const Word* in = vec(src).words.data();
+    const std::uint64_t wpc = words_for_bits(s.length);
+    const Word m = Word{1} << (i % 64);
+    Word* col = s.words.data() + i / 64;
+    for (std::uint64_t j = 0; j < s.cols; ++j, col += wpc) {
+      const Word bit = (in[j / 64] >> (j % 64)) & 1;
+      *col = (*col & ~m) | ((Word{0} - bit) & m);
+    }
+  }
+
+  // ---- host transfers ----------------------------------------------------------------------
+  void read_bits(Handle v, std::vector<std::uint64_t>& out) override { read(vec(v), out); }
+
+  void write_bits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
+    Slot& s = vec(v);
+    shape_bits(s, length);
+    std::copy_n(words, s.words.size(), s.words.data());
+    if (!s.words.empty()) s.words.back() &= tail_mask(length);  // keep the invariant
+  }
+
+  void read_table(Handle t, std::vector<std::uint64_t>& out) override { read(tab(t), out); }
+
+  void write_table(Handle t, std::uint64_t rows, std::uint64_t cols,
+                   const std::uint64_t* words) override {
+    Slot& s = tab(t);
+    shape_table(s, rows, cols);
+    std::copy_n(words, s.words.size(), s.words.data());
+    const std::uint64_t wpc = words_for_bits(rows);
+    for (std::uint64_t j = 0; j < cols && wpc != 0; ++j)
+      s.words[j * wpc + wpc - 1] &= tail_mask(rows);
+  }
+
+  void synchronize() override {}
+
+ private:
+  Handle create(bool table) {
+    try {
+      Handle h;
+      if (!free_.empty()) {
+        h = free_.back();
+        free_.pop_back();
+      } else {
+        if (slots_.size() > std::numeric_limits<Handle>::max()) {
+          throw BackendError("cpu backend: too many handles");
+        }
+        h = static_cast<Handle>(slots_.size());
+        // Room to free every handle without allocating (grown geometrically).
+        if (free_.capacity() < slots_.size()) free_.reserve(2 * slots_.size());
+        slots_.emplace_back();
+      }
+      slots_[h].live = true;
+      slots_[h].table = table;
+      return h;
+    } catch (const std::bad_alloc&) {
+      throw BackendError("cpu backend: out of memory");
+    }
+  }
+
+  static void read(const Slot& s, std::vector<std::uint64_t>& out) {
+    try {
+      out.assign(s.words.begin(), s.words.end());
+    } catch (const std::bad_alloc&) {
+      throw BackendError("cpu backend: out of memory");
+    }
+  }
+
+  const Slot& slot(Handle h) const {
+    assert(h != kNoHandle && h < slots_.size() && slots_[h].live);
+    return slots_[h];
+  }
+  Slot& slot(Handle h) { return const_cast<Slot&>(std::as_const(*this).slot(h)); }
+  const Slot& vec(Handle h) const {
+    assert(!slot(h).table);
+    return slot(h);
+  }
+  Slot& vec(Handle h) { return const_cast<Slot&>(std::as_const(*this).vec(h)); }
+  const Slot& tab(Handle h) const {
+    assert(slot(h).table);
+    return slot(h);
+  }
+  Slot& tab(Handle h) { return const_cast<Slot&>(std::as_const(*this).tab(h)); }
+
+  std::vector<Slot> slots_;
+  std::vector<Handle> free_;
+  std::string device_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() {
+  return std::make_unique<CpuBackend>();
+}
+
+}  // namespace star

@@ -1,0 +1,311 @@
+// The Backend implementation: host-side bookkeeping (shapes, handles, capacity) and the order of
+// launches for each primitive. Every primitive is queued on the context's single stream, so
+// program order is stream order; only the primitives that return a value wait for the device.
+#include "runtime-cuda/CudaBackend.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/DeviceContext.h"
+#include "runtime-cuda/HandleTable.h"
+#include "runtime-cuda/kernels/Arith.h"
+#include "runtime-cuda/kernels/BitMath.h"
+#include "runtime-cuda/kernels/Elementwise.h"
+#include "runtime-cuda/kernels/Rows.h"
+#include "runtime-cuda/kernels/Search.h"
+#include "runtime-cuda/kernels/Shift.h"
+
+namespace star {
+namespace {
+
+using cuda::check;
+using cuda::Kind;
+using cuda::Slot;
+
+constexpr std::size_t kElementBytes = sizeof(std::uint64_t);
+
+// Scratch words of the device context.
+constexpr int kFound = 0;   // find_first / step / compare: an index or kNotFound
+constexpr int kResult = 1;  // count, compare
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend() = default;
+  ~CudaBackend() override {
+    slots_.for_each_live([&](Slot& s) { ctx_.release(s.data); });
+  }
+
+  std::string name() const override { return "cuda"; }
+  std::string device() const override { return ctx_.device_name(); }
+
+  // ---- storage ---------------------------------------------------------------------------
+  Handle create_bits() override { return slots_.create(Kind::Bits); }
+  Handle create_table() override { return slots_.create(Kind::Table); }
+
+  void destroy(Handle h) override {
+    ctx_.release(slots_.at(h).data);
+    slots_.release(h);
+  }
+
+  void resize_bits(Handle v, std::uint64_t length) override {
+    Slot& s = slots_.at(v);
+    reshape(s, length, 1);
+    zero(s);
+  }
+
+  void resize_table(Handle t, std::uint64_t rows, std::uint64_t cols) override {
+    Slot& s = slots_.at(t);
+    reshape(s, rows, cols);
+    zero(s);
+  }
+
+  std::uint64_t length(Handle v) const override { return slots_.at(v).rows; }
+  std::uint64_t rows(Handle t) const override { return slots_.at(t).rows; }
+  std::uint64_t cols(Handle t) const override { return slots_.at(t).cols; }
+
+  // ---- bit vectors -------------------------------------------------------------------------
+  void fill(Handle v, bool bit) override {
+    const Slot& s = slots_.at(v);
+    cuda::launch_fill(launch(), s.data, s.words(), bit, cuda::tail_mask(s.rows));
+  }
+
+  void copy_bits(Handle dst, Handle src) override {
+    if (dst == src) return;
+    const Slot& a = slots_.at(src);
+    Slot& d = slots_.at(dst);
+    reshape(d, a.rows, 1);
+    copy_device(d.data, a.data, a.words());
+  }
+
+  void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
+    const Slot& x = slots_.at(a);
+    const Slot& y = slots_.at(b);
+    Slot& d = slots_.at(dst);
+    reshape(d, x.rows, 1);  // a no-op when dst aliases a or b
+    cuda::launch_bitwise(launch(), op, d.data, x.data, y.data, x.words());
+  }
+
+  void bit_not(Handle dst, Handle a) override {
+    const Slot& x = slots_.at(a);
+    Slot& d = slots_.at(dst);
+    reshape(d, x.rows, 1);
+    cuda::launch_not(launch(), d.data, x.data, x.words(), cuda::tail_mask(x.rows));
+  }
+
+  // find_first into device scratch, then a kernel that keeps only that bit: no host round trip.
+  void first_only(Handle dst, Handle a) override {
+    const Slot& x = slots_.at(a);
+    Slot& d = slots_.at(dst);
+    reshape(d, x.rows, 1);
+    const std::uint64_t n = x.words();
+    if (n == 0) return;
+    cuda::launch_find_first(launch(), x.data, n, scratch(kFound));
+    cuda::launch_keep_found(launch(), d.data, n, scratch(kFound));
+  }
+
+  bool get_bit(Handle v, std::uint64_t i) override {
+    return (ctx_.fetch(slots_.at(v).data + i / 64, 1)[0] >> (i % 64)) & 1;
+  }
+
+  void set_bit(Handle v, std::uint64_t i, bool bit) override {
+    cuda::launch_set_bit(launch(), slots_.at(v).data, i, bit);
+  }
+
+  std::int64_t find_first(Handle v) override {
+    const Slot& s = slots_.at(v);
+    if (s.words() == 0) return -1;
+    cuda::launch_find_first(launch(), s.data, s.words(), scratch(kFound));
+    return found_index();
+  }
+
+  // The bit is cleared on the device from the index in scratch, before the one sync.
+  std::int64_t step(Handle v) override {
+    const Slot& s = slots_.at(v);
+    if (s.words() == 0) return -1;
+    cuda::launch_find_first(launch(), s.data, s.words(), scratch(kFound));
+    cuda::launch_clear_found(launch(), s.data, scratch(kFound));
+    return found_index();
+  }
+
+  std::uint64_t count(Handle v) override {
+    const Slot& s = slots_.at(v);
+    if (s.words() == 0) return 0;
+    cuda::launch_count(launch(), s.data, s.words(), scratch(kResult));
+    return ctx_.fetch(kResult + 1)[kResult];
+  }
+
+  bool any(Handle v) override { return find_first(v) >= 0; }
+
+  void trim(Handle dst, Handle w, std::uint64_t from, std::uint64_t len) override {
+    const Slot& src = slots_.at(w);
+    Slot& d = slots_.at(dst);
+    reshape(d, len, 1);
+    cuda::launch_trim(launch(), d.data, src.data, src.words(), from, len);
+  }
+
+  void replace(Handle w, std::uint64_t from, Handle v) override {
+    const Slot& src = slots_.at(v);
+    cuda::launch_replace(launch(), slots_.at(w).data, from, src.data, src.rows);
+  }
+
+  // First difference as an index reduction, the verdict read from a on the device: one sync.
+  int compare(Handle a, Handle b) override {
+    const Slot& x = slots_.at(a);
+    const Slot& y = slots_.at(b);
+    if (x.words() == 0) return 0;
+    cuda::launch_find_first_difference(launch(), x.data, y.data, x.words(), scratch(kFound));
+    cuda::launch_decide_compare(launch(), x.data, scratch(kFound), scratch(kResult));
+    return static_cast<int>(static_cast<std::int64_t>(ctx_.fetch(kResult + 1)[kResult]));
+  }
+
+  void add(Handle dst, Handle a, Handle b) override {
+    const Slot& x = slots_.at(a);
+    const Slot& y = slots_.at(b);
+    Slot& d = slots_.at(dst);
+    reshape(d, x.rows, 1);
+    cuda::launch_add(launch(), d.data, x.data, y.data, x.words());
+  }
+
+  void sub(Handle dst, Handle a, Handle b) override {
+    const Slot& x = slots_.at(a);
+    const Slot& y = slots_.at(b);
+    Slot& d = slots_.at(dst);
+    reshape(d, x.rows, 1);
+    cuda::launch_sub(launch(), d.data, x.data, y.data, x.words());
+  }
+
+  // ---- tables ------------------------------------------------------------------------------
+  void copy_table(Handle dst, Handle src) override {
+    if (dst == src) return;
+    const Slot& t = slots_.at(src);
+    Slot& d = slots_.at(dst);
+    reshape(d, t.rows, t.cols);
+    copy_device(d.data, t.data, t.words());
+  }
+
+  void get_col(Handle dst, Handle t, std::uint64_t j) override {
+    const Slot& table = slots_.at(t);
+    Slot& d = slots_.at(dst);
+    reshape(d, table.rows, 1);
+    copy_device(d.data, table.data + j * table.col_words(), table.col_words());
+  }
+
+  void set_col(Handle t, std::uint64_t j, Handle src) override {
+    const Slot& table = slots_.at(t);
+    copy_device(table.data + j * table.col_words(), slots_.at(src).data, table.col_words());
+  }
+
+  void get_row(Handle dst, Handle t, std::uint64_t i) override {
+    const Slot& table = slots_.at(t);
+    Slot& d = slots_.at(dst);
+    reshape(d, table.cols, 1);
+    cuda::launch_get_row(launch(), d.data, table.data, table.col_words(), table.cols, i);
+  }
+
+  void set_row(Handle t, std::uint64_t i, Handle src) override {
+    const Slot& table = slots_.at(t);
+    cuda::launch_set_row(launch(), table.data, table.col_words(), table.cols, i,
+                         slots_.at(src).data);
+  }
+
+  // ---- host transfers ------------------------------------------------------------------------
+  void read_bits(Handle v, std::vector<std::uint64_t>& out) override { read(slots_.at(v), out); }
+
+  void write_bits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
+    Slot& s = slots_.at(v);
+    reshape(s, length, 1);
+    write(s, words);
+  }
+
+  void read_table(Handle t, std::vector<std::uint64_t>& out) override { read(slots_.at(t), out); }
+
+  void write_table(Handle t, std::uint64_t rows, std::uint64_t cols,
+                   const std::uint64_t* words) override {
+    Slot& s = slots_.at(t);
+    reshape(s, rows, cols);
+    write(s, words);
+  }
+
+  void synchronize() override { ctx_.synchronize(); }
+
+ private:
+  const cuda::Launch& launch() const { return ctx_.launch(); }
+  std::uint64_t* scratch(int word) const { return ctx_.scratch() + word; }
+
+  // Gives s its shape and at least the capacity it needs; the contents are unspecified. Grows
+  // only when the capacity is too small, so steady state allocates nothing. Allocation and
+  // release are stream-ordered: the old buffer goes back to the pool after the work queued on it.
+  void reshape(Slot& s, std::uint64_t rows, std::uint64_t cols) {
+    const std::uint64_t needed = cols * words_for_bits(rows);
+    if (needed > s.capacity) {
+      ctx_.release(s.data);
+      s.data = nullptr;
+      s.capacity = 0;
+      s.rows = 0;  // stays a valid empty value if the allocation throws
+      s.cols = s.kind == Kind::Bits ? 1 : 0;
+      s.data = ctx_.allocate(needed);
+      s.capacity = needed;
+    }
+    s.rows = rows;
+    s.cols = cols;
+  }
+
+  void zero(const Slot& s) {
+    if (s.words() == 0) return;
+    check(cudaMemsetAsync(s.data, 0, s.words() * kElementBytes, ctx_.stream()), "resize");
+  }
+
+  void copy_device(std::uint64_t* dst, const std::uint64_t* src, std::uint64_t words) {
+    if (words == 0) return;
+    check(cudaMemcpyAsync(dst, src, words * kElementBytes, cudaMemcpyDeviceToDevice,
+                          ctx_.stream()),
+          "device copy");
+  }
+
+  // Host transfers go straight to and from the caller's (pageable) memory and then wait for the
+  // stream, so the caller may reuse its buffer as soon as the call returns.
+  void read(const Slot& s, std::vector<std::uint64_t>& out) {
+    out.resize(s.words());
+    if (!out.empty()) {
+      check(cudaMemcpyAsync(out.data(), s.data, out.size() * kElementBytes,
+                            cudaMemcpyDeviceToHost, ctx_.stream()),
+            "read");
+    }
+    ctx_.synchronize();
+  }
+
+  // The host's unused high bits are cleared on the device, as the invariant requires.
+  void write(const Slot& s, const std::uint64_t* words) {
+    if (s.words() == 0) return;
+    check(cudaMemcpyAsync(s.data, words, s.words() * kElementBytes, cudaMemcpyHostToDevice,
+                          ctx_.stream()),
+          "write");
+    if (s.rows % 64 != 0) {
+      cuda::launch_mask_tails(launch(), s.data, s.col_words(), s.cols, cuda::tail_mask(s.rows));
+    }
+    ctx_.synchronize();
+  }
+
+  std::int64_t found_index() {
+    const std::uint64_t i = ctx_.fetch(kFound + 1)[kFound];
+    return i == cuda::kNotFound ? -1 : static_cast<std::int64_t>(i);
+  }
+
+  cuda::DeviceContext ctx_;  // declared first: destroyed after the slots release their memory
+  cuda::HandleTable slots_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend() {
+  std::string why;
+  if (!cuda_device_available(&why)) throw BackendError("CUDA backend unavailable: " + why);
+  return std::make_unique<CudaBackend>();
+}
+
+}  // namespace star

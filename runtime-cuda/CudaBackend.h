@@ -1,0 +1,18 @@
+// The CUDA backend: values in GPU memory, primitives as kernels on one stream.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "vm/backend/Backend.h"
+
+namespace star {
+
+// A backend on the current CUDA device; throws BackendError when there is none.
+std::unique_ptr<Backend> make_cuda_backend();
+
+// Whether make_cuda_backend() can work here: a driver, a device, and kernels built for it.
+// Never throws; when false, *why_not (if given) says why.
+bool cuda_device_available(std::string* why_not = nullptr);
+
+}  // namespace star

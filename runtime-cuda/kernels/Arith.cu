@@ -1,0 +1,75 @@
+#include <cstdint>
+#include <cub/block/block_scan.cuh>
+
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/kernels/Arith.h"
+#include "runtime-cuda/kernels/BitMath.h"
+
+namespace star::cuda {
+namespace {
+
+// Words are short in practice, so one block does the whole word: a carry-lookahead scan over
+// 64-bit limbs, kArithThreads limbs at a time, from the least significant end (the highest
+// element index) with the carry handed from chunk to chunk.
+constexpr unsigned kArithThreads = 1024;
+
+struct CombineCarry {
+  __device__ unsigned operator()(unsigned lo, unsigned hi) const { return combine_carry(lo, hi); }
+};
+
+template <bool kSubtract>
+__global__ void __launch_bounds__(kArithThreads)
+    add_sub_kernel(std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
+                   std::uint64_t n) {
+  using Scan = cub::BlockScan<unsigned, kArithThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  __shared__ unsigned chunk_carry;  // into the least significant limb of the current chunk
+  if (threadIdx.x == 0) chunk_carry = 0;
+  __syncthreads();
+  for (std::uint64_t end = n; end > 0; end = end > kArithThreads ? end - kArithThreads : 0) {
+    // Thread t holds limb end - 1 - t: scan order is increasing significance. Threads past the
+    // start of the word hold the identity, which only sits above every real limb.
+    const bool active = threadIdx.x < end;
+    const std::uint64_t e = active ? end - 1 - threadIdx.x : 0;
+    std::uint64_t x = 0;
+    std::uint64_t y = 0;
+    unsigned state = kCarryIdentity;
+    if (active) {
+      // Reading every operand limb before any thread writes makes dst == a / dst == b safe.
+      x = reverse_bits(a[e]);
+      y = reverse_bits(b[e]);
+      state = kSubtract ? sub_borrow_state(x, y) : add_carry_state(x, y);
+    }
+    const unsigned carry_into_chunk = chunk_carry;
+    unsigned prefix;
+    // The initial value (generate = carry in, no propagate) carries the previous chunk's carry.
+    Scan(temp).ExclusiveScan(state, prefix, carry_into_chunk, CombineCarry{});
+    const unsigned carry_in = prefix & kCarryGenerate;
+    if (active) dst[e] = reverse_bits(kSubtract ? x - y - carry_in : x + y + carry_in);
+    __syncthreads();  // everyone has read chunk_carry and is done with temp
+    if (threadIdx.x == kArithThreads - 1) chunk_carry = carry_out(state, carry_in);
+    __syncthreads();
+  }
+}
+
+template <bool kSubtract>
+void run(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
+         std::uint64_t n) {
+  if (n == 0) return;
+  add_sub_kernel<kSubtract><<<1, kArithThreads, 0, launch.stream>>>(dst, a, b, n);
+  check_launch(kSubtract ? "sub kernel" : "add kernel");
+}
+
+}  // namespace
+
+void launch_add(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
+                const std::uint64_t* b, std::uint64_t n) {
+  run<false>(launch, dst, a, b, n);
+}
+
+void launch_sub(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
+                const std::uint64_t* b, std::uint64_t n) {
+  run<true>(launch, dst, a, b, n);
+}
+
+}  // namespace star::cuda

@@ -1,0 +1,30 @@
+// How kernels are launched: every device-wide entry point takes a Launch (the backend's stream and
+// the largest useful grid) and sizes a grid-stride grid from it. Host-side only.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace star::cuda {
+
+struct Launch {
+  cudaStream_t stream = nullptr;
+  // Blocks that fit on the device at once; grids never exceed it (grid-stride loops do the rest).
+  unsigned max_blocks = 1;
+};
+
+inline constexpr unsigned kBlockThreads = 256;
+
+// Blocks for `items` work items of `items_per_thread` each, at least 1 and at most max_blocks.
+inline unsigned grid_for(const Launch& launch, std::uint64_t items,
+                         std::uint64_t items_per_thread = 1,
+                         unsigned block_threads = kBlockThreads) {
+  const std::uint64_t per_block = std::uint64_t{block_threads} * items_per_thread;
+  const std::uint64_t blocks = (items + per_block - 1) / per_block;
+  return static_cast<unsigned>(
+      std::clamp<std::uint64_t>(blocks, 1, std::max(launch.max_blocks, 1u)));
+}
+
+}  // namespace star::cuda

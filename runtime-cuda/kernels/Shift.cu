@@ -1,0 +1,64 @@
+#include <cstdint>
+
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/kernels/BitMath.h"
+#include "runtime-cuda/kernels/DeviceLoops.cuh"
+#include "runtime-cuda/kernels/Shift.h"
+
+namespace star::cuda {
+namespace {
+
+constexpr std::uint64_t kElementsPerThread = 4;
+
+// Each thread assembles whole destination elements from (at most) two source elements.
+__global__ void trim_kernel(std::uint64_t* __restrict__ dst, const std::uint64_t* __restrict__ w,
+                            std::uint64_t w_words, std::uint64_t from, std::uint64_t len) {
+  const std::uint64_t n = elements_for(len);
+  for (std::uint64_t k = global_thread(); k < n; k += grid_threads()) {
+    std::uint64_t r = window64(w, w_words, static_cast<std::int64_t>(from + 64 * k));
+    if (k == n - 1) r &= tail_mask(len);
+    dst[k] = r;
+  }
+}
+
+// Threads own the destination elements that the range touches; the two end elements keep the
+// bits outside the range.
+__global__ void replace_kernel(std::uint64_t* __restrict__ w, std::uint64_t from,
+                               const std::uint64_t* __restrict__ v, std::uint64_t v_len) {
+  const std::uint64_t first = from / 64;
+  const std::uint64_t last = (from + v_len - 1) / 64;
+  const std::uint64_t v_words = elements_for(v_len);
+  for (std::uint64_t k = global_thread(); k <= last - first; k += grid_threads()) {
+    const std::uint64_t e = first + k;
+    const std::uint64_t begin = 64 * e;  // first bit of element e
+    const unsigned lo = static_cast<unsigned>((from > begin ? from : begin) - begin);
+    const std::uint64_t end = from + v_len < begin + 64 ? from + v_len : begin + 64;
+    const std::uint64_t mask = range_mask(lo, static_cast<unsigned>(end - begin));
+    // Source bit (b - from) lands on bit b; the window starts at begin - from, which is
+    // negative (> -64) only for the first element.
+    const std::uint64_t src =
+        window64(v, v_words, static_cast<std::int64_t>(begin) - static_cast<std::int64_t>(from));
+    w[e] = (w[e] & ~mask) | (src & mask);
+  }
+}
+
+}  // namespace
+
+void launch_trim(const Launch& launch, std::uint64_t* dst, const std::uint64_t* w,
+                 std::uint64_t w_words, std::uint64_t from, std::uint64_t len) {
+  if (len == 0) return;
+  const unsigned grid = grid_for(launch, elements_for(len), kElementsPerThread);
+  trim_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(dst, w, w_words, from, len);
+  check_launch("trim kernel");
+}
+
+void launch_replace(const Launch& launch, std::uint64_t* w, std::uint64_t from,
+                    const std::uint64_t* v, std::uint64_t v_len) {
+  if (v_len == 0) return;
+  const std::uint64_t touched = (from + v_len - 1) / 64 - from / 64 + 1;
+  const unsigned grid = grid_for(launch, touched, kElementsPerThread);
+  replace_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(w, from, v, v_len);
+  check_launch("replace kernel");
+}
+
+}  // namespace star::cuda

@@ -1,0 +1,542 @@
+// Tests of every CPU backend primitive against the naive model in support/NaiveBits.h, on random
+// inputs with fixed seeds and lengths around the 64-bit word boundaries.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "runtime-cpu/CpuBackend.h"
+#include "tests/unit/support/NaiveBits.h"
+
+// Counts heap allocations while g_counting is set, to check that primitives do not allocate.
+// noinline keeps GCC from pairing an inlined free() with `new` (-Wmismatched-new-delete).
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+[[gnu::noinline]] void* operator new(std::size_t n) {
+  if (g_counting) ++g_allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+[[gnu::noinline]] void operator delete(void* p) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace star {
+namespace {
+
+using naive::Bits;
+
+constexpr std::size_t kLengths[] = {0, 1, 2, 63, 64, 65, 127, 128, 129, 200, 1000};
+constexpr double kDensities[] = {0.5, 0.02, 0.0, 1.0};
+constexpr std::pair<std::size_t, std::size_t> kShapes[] = {
+    {1, 1}, {1, 130}, {65, 1}, {65, 130}, {0, 3}, {3, 0}, {64, 64}, {129, 65}, {200, 70}};
+
+class CpuBackendTest : public ::testing::Test {
+ protected:
+  Handle make(const Bits& b) {
+    const Handle h = be->create_bits();
+    naive::upload(*be, h, b);
+    return h;
+  }
+  Handle make_table(const naive::Table& t) {
+    const Handle h = be->create_table();
+    naive::upload_table(*be, h, t);
+    return h;
+  }
+  Bits random(std::size_t n, double density = 0.5) { return naive::random_bits(rng, n, density); }
+  std::size_t below(std::size_t n) {  // uniform in [0, n]
+    return std::uniform_int_distribution<std::size_t>(0, n)(rng);
+  }
+
+  // Checks contents, length and that the unused high bits of the last element are 0.
+  void expect_bits(Handle h, const Bits& want) {
+    std::vector<std::uint64_t> w;
+    be->read_bits(h, w);
+    EXPECT_EQ(be->length(h), want.size());
+    ASSERT_TRUE(naive::tail_clear(w, want.size())) << "wrong size or unused high bits set";
+    EXPECT_EQ(naive::unpack(w.data(), want.size()), want);
+  }
+
+  void expect_table(Handle h, const naive::Table& want) {
+    EXPECT_EQ(be->rows(h), want.rows);
+    EXPECT_EQ(be->cols(h), want.cols);
+    std::vector<std::uint64_t> w;
+    be->read_table(h, w);
+    ASSERT_EQ(w.size(), want.cols * words_for_bits(want.rows));
+    for (std::size_t j = 0; j < want.cols; ++j) {
+      const std::size_t wpc = words_for_bits(want.rows);
+      const std::vector<std::uint64_t> col(w.begin() + j * wpc, w.begin() + (j + 1) * wpc);
+      EXPECT_TRUE(naive::tail_clear(col, want.rows)) << "column " << j;
+    }
+    EXPECT_EQ(naive::download_table(*be, h), want);
+  }
+
+  std::unique_ptr<Backend> be = make_cpu_backend();
+  std::mt19937_64 rng{20240601};
+};
+
+TEST_F(CpuBackendTest, NameAndDevice) {
+  EXPECT_EQ(be->name(), "cpu");
+  EXPECT_FALSE(be->device().empty());
+}
+
+TEST_F(CpuBackendTest, CreatedEmpty) {
+  const Handle v = be->create_bits();
+  const Handle t = be->create_table();
+  EXPECT_NE(v, kNoHandle);
+  EXPECT_NE(t, kNoHandle);
+  EXPECT_NE(v, t);
+  EXPECT_EQ(be->length(v), 0u);
+  EXPECT_EQ(be->rows(t), 0u);
+  EXPECT_EQ(be->cols(t), 0u);
+  expect_bits(v, {});
+}
+
+TEST_F(CpuBackendTest, HandlesReusedAfterDestroy) {
+  const Handle a = be->create_bits();
+  const Handle b = be->create_table();
+  const Handle c = be->create_bits();
+  be->resize_table(b, 100, 10);
+  be->destroy(b);
+  const Handle d = be->create_bits();  // a table's handle comes back as a bit vector
+  EXPECT_EQ(d, b);
+  EXPECT_EQ(be->length(d), 0u);
+  be->destroy(a);
+  be->destroy(c);
+  const Handle e = be->create_table();
+  const Handle f = be->create_table();
+  EXPECT_TRUE((e == a && f == c) || (e == c && f == a));
+  EXPECT_EQ(be->rows(e), 0u);
+  EXPECT_EQ(be->cols(e), 0u);
+  EXPECT_NE(be->create_bits(), kNoHandle);
+}
+
+TEST_F(CpuBackendTest, ResizeBitsZeroFills) {
+  for (std::size_t n : kLengths) {
+    SCOPED_TRACE(n);
+    const Handle v = make(random(n, 1.0));
+    for (std::size_t m : {n, n / 2, n + 70, std::size_t{0}}) {
+      be->fill(v, true);
+      be->resize_bits(v, m);
+      expect_bits(v, Bits(m));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, ResizeTableZeroFills) {
+  const Handle t = be->create_table();
+  for (auto [r, c] : kShapes) {
+    SCOPED_TRACE(::testing::Message() << r << "x" << c);
+    naive::upload_table(*be, t, naive::random_table(rng, r, c));
+    be->resize_table(t, r, c);
+    expect_table(t, naive::Table{r, c, std::vector<Bits>(c, Bits(r))});
+  }
+}
+
+TEST_F(CpuBackendTest, WriteReadBitsRoundTrip) {
+  for (std::size_t n : kLengths) {
+    SCOPED_TRACE(n);
+    const Bits b = random(n);
+    expect_bits(make(b), b);
+    // Stray bits above the length in the input do not leak into storage.
+    std::vector<std::uint64_t> w = naive::pack(b);
+    if (n % 64 != 0) w.back() |= ~std::uint64_t{0} << (n % 64);
+    const Handle h = be->create_bits();
+    be->write_bits(h, n, w.data());
+    expect_bits(h, b);
+  }
+}
+
+TEST_F(CpuBackendTest, WriteReadTableRoundTrip) {
+  const Handle t = be->create_table();
+  for (auto [r, c] : kShapes) {
+    SCOPED_TRACE(::testing::Message() << r << "x" << c);
+    const naive::Table want = naive::random_table(rng, r, c);
+    naive::upload_table(*be, t, want);
+    expect_table(t, want);
+  }
+}
+
+TEST_F(CpuBackendTest, Fill) {
+  for (std::size_t n : kLengths) {
+    SCOPED_TRACE(n);
+    const Handle v = make(random(n));
+    be->fill(v, true);
+    expect_bits(v, Bits(n, true));
+    EXPECT_EQ(be->count(v), n);
+    be->fill(v, false);
+    expect_bits(v, Bits(n, false));
+  }
+}
+
+TEST_F(CpuBackendTest, CopyBits) {
+  for (std::size_t n : kLengths) {
+    SCOPED_TRACE(n);
+    const Bits a = random(n);
+    const Handle src = make(a);
+    const Handle longer = make(random(n + 100, 1.0));
+    const Handle shorter = make(random(n / 3, 1.0));
+    be->copy_bits(longer, src);
+    expect_bits(longer, a);
+    be->copy_bits(shorter, src);
+    expect_bits(shorter, a);
+    be->copy_bits(src, src);
+    expect_bits(src, a);
+  }
+}
+
+TEST_F(CpuBackendTest, Bitwise) {
+  for (BitOp op : {BitOp::And, BitOp::Or, BitOp::Xor}) {
+    for (std::size_t n : kLengths) {
+      for (double density : kDensities) {
+        SCOPED_TRACE(::testing::Message() << "op " << int(op) << " n " << n << " p " << density);
+        const Bits a = random(n, density), b = random(n);
+        const Bits want = naive::bitwise(op, a, b);
+        const Handle ha = make(a), hb = make(b), hd = make(random(7));
+        be->bitwise(op, hd, ha, hb);
+        expect_bits(hd, want);
+        be->bitwise(op, ha, ha, hb);  // dst == a
+        expect_bits(ha, want);
+        naive::upload(*be, ha, a);
+        be->bitwise(op, hb, ha, hb);  // dst == b
+        expect_bits(hb, want);
+        naive::upload(*be, hb, b);
+        be->bitwise(op, hb, hb, hb);  // dst == a == b
+        expect_bits(hb, naive::bitwise(op, b, b));
+      }
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, BitNot) {
+  for (std::size_t n : kLengths) {
+    for (double density : kDensities) {
+      SCOPED_TRACE(::testing::Message() << n << " " << density);
+      const Bits a = random(n, density);
+      const Handle ha = make(a), hd = be->create_bits();
+      be->bit_not(hd, ha);
+      expect_bits(hd, naive::bit_not(a));
+      be->bit_not(ha, ha);
+      expect_bits(ha, naive::bit_not(a));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, FirstOnly) {
+  for (std::size_t n : kLengths) {
+    for (double density : kDensities) {
+      SCOPED_TRACE(::testing::Message() << n << " " << density);
+      const Bits a = random(n, density);
+      const Handle ha = make(a), hd = make(random(n + 3));
+      be->first_only(hd, ha);
+      expect_bits(hd, naive::first_only(a));
+      be->first_only(ha, ha);
+      expect_bits(ha, naive::first_only(a));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, GetSetBit) {
+  for (std::size_t n : kLengths) {
+    SCOPED_TRACE(n);
+    Bits a = random(n);
+    const Handle h = make(a);
+    for (int k = 0; k < 50 && n > 0; ++k) {
+      const std::size_t i = below(n - 1);
+      const bool bit = rng() & 1;
+      be->set_bit(h, i, bit);
+      a[i] = bit;
+      const std::size_t j = below(n - 1);
+      EXPECT_EQ(be->get_bit(h, j), a[j]) << j;
+    }
+    if (n > 0) {  // both ends
+      be->set_bit(h, 0, true);
+      be->set_bit(h, n - 1, true);
+      a[0] = a[n - 1] = true;
+      EXPECT_TRUE(be->get_bit(h, 0));
+      EXPECT_TRUE(be->get_bit(h, n - 1));
+    }
+    expect_bits(h, a);
+  }
+}
+
+TEST_F(CpuBackendTest, FindFirstCountAny) {
+  for (std::size_t n : kLengths) {
+    for (double density : kDensities) {
+      SCOPED_TRACE(::testing::Message() << n << " " << density);
+      const Bits a = random(n, density);
+      const Handle h = make(a);
+      EXPECT_EQ(be->find_first(h), naive::find_first(a));
+      EXPECT_EQ(be->count(h), naive::count(a));
+      EXPECT_EQ(be->any(h), naive::count(a) > 0);
+      expect_bits(h, a);  // unchanged
+    }
+    if (n > 0) {  // a single 1 at the last index
+      Bits a(n);
+      a[n - 1] = true;
+      const Handle h = make(a);
+      EXPECT_EQ(be->find_first(h), static_cast<std::int64_t>(n - 1));
+      EXPECT_TRUE(be->any(h));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, StepDrainsInOrder) {
+  for (std::size_t n : kLengths) {
+    for (double density : kDensities) {
+      SCOPED_TRACE(::testing::Message() << n << " " << density);
+      Bits a = random(n, density);
+      const Handle h = make(a);
+      for (std::int64_t want = naive::find_first(a); want >= 0; want = naive::find_first(a)) {
+        ASSERT_EQ(be->step(h), want);
+        a[static_cast<std::size_t>(want)] = false;
+      }
+      EXPECT_EQ(be->step(h), -1);
+      expect_bits(h, Bits(n));
+    }
+  }
+  EXPECT_EQ(be->step(be->create_bits()), -1);  // empty vector
+}
+
+TEST_F(CpuBackendTest, Trim) {
+  for (std::size_t n : kLengths) {
+    const Bits w = random(n);
+    const Handle hw = make(w), hd = make(random(5));
+    std::vector<std::pair<std::size_t, std::size_t>> cases = {{0, n}, {0, 0}, {n, 0}};
+    for (int k = 0; k < 40; ++k) {
+      const std::size_t len = below(n);
+      cases.push_back({0, len});        // from the start
+      cases.push_back({n - len, len});  // up to the end
+      cases.push_back({below(n - len), len});
+    }
+    for (auto [from, len] : cases) {
+      SCOPED_TRACE(::testing::Message() << n << " " << from << " " << len);
+      be->trim(hd, hw, from, len);
+      expect_bits(hd, naive::trim(w, from, len));
+    }
+    expect_bits(hw, w);
+  }
+}
+
+TEST_F(CpuBackendTest, Replace) {
+  for (std::size_t n : kLengths) {
+    Bits w = random(n);
+    const Handle hw = make(w), hv = be->create_bits();
+    std::vector<std::pair<std::size_t, std::size_t>> cases = {{0, n}, {0, 0}, {n, 0}};
+    for (int k = 0; k < 40; ++k) {
+      const std::size_t len = below(n);
+      cases.push_back({0, len});
+      cases.push_back({n - len, len});
+      cases.push_back({below(n - len), len});
+    }
+    for (auto [from, len] : cases) {
+      SCOPED_TRACE(::testing::Message() << n << " " << from << " " << len);
+      const Bits v = random(len, (rng() & 1) ? 1.0 : 0.5);
+      naive::upload(*be, hv, v);
+      be->replace(hw, from, hv);
+      w = naive::replace(w, from, v);
+      expect_bits(hw, w);
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, Compare) {
+  for (std::size_t n : kLengths) {
+    SCOPED_TRACE(n);
+    for (int k = 0; k < 30; ++k) {
+      const Bits a = random(n);
+      Bits b = (k % 3 == 0) ? random(n) : a;
+      if (k % 3 == 1 && n > 0) b[below(n - 1)].flip();  // one differing bit anywhere
+      if (k % 3 == 2 && n > 0) b[n - 1].flip();         // least significant bit only
+      const Handle ha = make(a), hb = make(b);
+      EXPECT_EQ(be->compare(ha, hb), naive::compare(a, b));
+      EXPECT_EQ(be->compare(hb, ha), naive::compare(b, a));
+      EXPECT_EQ(be->compare(ha, ha), 0);
+    }
+    if (n > 1) {  // bit 0 is the most significant: 10...0 > 01...1
+      Bits a(n), b(n, true);
+      a[0] = true;
+      b[0] = false;
+      EXPECT_EQ(be->compare(make(a), make(b)), 1);
+    }
+  }
+}
+
+// Random, all-ones and single-bit operands, so carries and borrows cross every word.
+std::vector<std::pair<Bits, Bits>> arithmetic_cases(std::mt19937_64& rng, std::size_t n) {
+  std::vector<std::pair<Bits, Bits>> cases;
+  Bits one(n), ones(n, true);
+  if (n > 0) one[n - 1] = true;
+  cases.push_back({ones, one});
+  cases.push_back({one, ones});
+  cases.push_back({Bits(n), one});
+  cases.push_back({ones, ones});
+  for (double density : kDensities) {
+    for (int k = 0; k < 10; ++k) {
+      cases.push_back({naive::random_bits(rng, n, density), naive::random_bits(rng, n)});
+    }
+  }
+  return cases;
+}
+
+TEST_F(CpuBackendTest, Add) {
+  for (std::size_t n : kLengths) {
+    for (const auto& [a, b] : arithmetic_cases(rng, n)) {
+      SCOPED_TRACE(n);
+      const Bits want = naive::add(a, b);
+      const Handle ha = make(a), hb = make(b), hd = be->create_bits();
+      be->add(hd, ha, hb);
+      expect_bits(hd, want);
+      be->add(hb, ha, hb);  // dst == b
+      expect_bits(hb, want);
+      be->add(ha, ha, ha);  // dst == a == b: doubling
+      expect_bits(ha, naive::add(a, a));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, Sub) {
+  for (std::size_t n : kLengths) {
+    for (const auto& [a, b] : arithmetic_cases(rng, n)) {
+      SCOPED_TRACE(n);
+      const Bits want = naive::sub(a, b);
+      const Handle ha = make(a), hb = make(b), hd = be->create_bits();
+      be->sub(hd, ha, hb);
+      expect_bits(hd, want);
+      be->sub(ha, ha, hb);  // dst == a
+      expect_bits(ha, want);
+      be->sub(hb, hb, hb);
+      expect_bits(hb, Bits(n));
+      // a - b + b == a
+      naive::upload(*be, hb, b);
+      be->add(ha, ha, hb);
+      expect_bits(ha, a);
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, ArithmeticExamples) {
+  // 8-bit words written most significant bit first: 0b00000011 + 0b00000001 = 0b00000100.
+  const Handle a = make(naive::parse("00000011")), b = make(naive::parse("00000001"));
+  const Handle d = be->create_bits();
+  be->add(d, a, b);
+  expect_bits(d, naive::parse("00000100"));
+  be->sub(d, b, a);  // 1 - 3 = -2
+  expect_bits(d, naive::parse("11111110"));
+  EXPECT_EQ(be->compare(a, b), 1);
+}
+
+TEST_F(CpuBackendTest, CopyTable) {
+  for (auto [r, c] : kShapes) {
+    SCOPED_TRACE(::testing::Message() << r << "x" << c);
+    const naive::Table t = naive::random_table(rng, r, c);
+    const Handle src = make_table(t);
+    const Handle dst = make_table(naive::random_table(rng, 3, 5));
+    be->copy_table(dst, src);
+    expect_table(dst, t);
+    be->copy_table(src, src);
+    expect_table(src, t);
+  }
+}
+
+TEST_F(CpuBackendTest, GetSetCol) {
+  for (auto [r, c] : kShapes) {
+    SCOPED_TRACE(::testing::Message() << r << "x" << c);
+    naive::Table t = naive::random_table(rng, r, c);
+    const Handle ht = make_table(t), hv = make(random(9));
+    for (std::size_t j = 0; j < c; ++j) {
+      be->get_col(hv, ht, j);
+      expect_bits(hv, t.columns[j]);
+    }
+    for (int k = 0; k < 20 && c > 0; ++k) {
+      const std::size_t j = below(c - 1);
+      t.columns[j] = random(r);
+      naive::upload(*be, hv, t.columns[j]);
+      be->set_col(ht, j, hv);
+    }
+    expect_table(ht, t);
+  }
+}
+
+TEST_F(CpuBackendTest, GetSetRow) {
+  for (auto [r, c] : kShapes) {
+    SCOPED_TRACE(::testing::Message() << r << "x" << c);
+    naive::Table t = naive::random_table(rng, r, c);
+    const Handle ht = make_table(t), hv = make(random(9));
+    for (std::size_t i = 0; i < r; ++i) {
+      be->get_row(hv, ht, i);
+      expect_bits(hv, naive::get_row(t, i));
+    }
+    for (int k = 0; k < 20 && r > 0; ++k) {
+      const std::size_t i = k == 0 ? 0 : k == 1 ? r - 1 : below(r - 1);
+      const Bits row = random(c, k % 4 == 0 ? 1.0 : 0.5);
+      naive::set_row(t, i, row);
+      naive::upload(*be, hv, row);
+      be->set_row(ht, i, hv);
+    }
+    expect_table(ht, t);
+  }
+}
+
+TEST_F(CpuBackendTest, SteadyStateDoesNotAllocate) {
+  const std::size_t n = 1000;
+  const Handle a = make(random(n)), b = make(random(n)), d = make(random(n));
+  const Handle t = make_table(naive::random_table(rng, 130, n)), t2 = make_table({});
+  const Handle row = make(random(n)), col = make(random(130));
+  be->copy_table(t2, t);
+  std::vector<std::uint64_t> out(words_for_bits(n));
+  std::vector<std::uint64_t> tout(n * words_for_bits(130));
+
+  g_allocations = 0;
+  g_counting = true;
+  be->fill(d, true);
+  be->copy_bits(d, a);
+  be->bitwise(BitOp::Xor, d, a, b);
+  be->bitwise(BitOp::And, d, d, b);
+  be->bit_not(d, d);
+  be->first_only(d, a);
+  be->set_bit(d, 999, true);
+  (void)be->get_bit(d, 999);
+  (void)be->find_first(a);
+  (void)be->step(d);
+  (void)be->count(a);
+  (void)be->any(a);
+  be->trim(d, a, 7, 500);  // shrinks d
+  be->replace(a, 37, d);
+  be->trim(d, a, 3, n - 3);
+  be->resize_bits(d, 10);
+  be->resize_bits(d, n);  // capacity is kept
+  be->replace(a, 0, b);
+  (void)be->compare(a, b);
+  be->add(d, a, b);
+  be->sub(d, d, b);
+  be->copy_table(t2, t);
+  be->get_col(col, t, 17);
+  be->set_col(t, 18, col);
+  be->get_row(row, t, 129);
+  be->set_row(t, 64, row);
+  be->resize_table(t2, 100, n);
+  be->read_bits(a, out);
+  be->read_table(t, tout);
+  be->write_bits(b, n, out.data());
+  be->write_table(t, 130, n, tout.data());
+  be->synchronize();
+  (void)be->length(a);
+  (void)be->rows(t);
+  (void)be->cols(t);
+  g_counting = false;
+  EXPECT_EQ(g_allocations, 0);
+}
+
+}  // namespace
+}  // namespace star

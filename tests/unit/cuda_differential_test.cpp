@@ -1,0 +1,730 @@
+// Differential test of the CUDA backend against the CPU backend, the executable reference: every
+// primitive runs on identical inputs on both, and the results (read back with read_bits /
+// read_table, and the scalar results) must be identical. Lengths cover every n mod 64 class and
+// several grid sizes; many checks queue several primitives before the first read, which tests that
+// the asynchronous GPU work runs in program order. Every test skips when no GPU is usable.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <ios>
+#include <iterator>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime-cpu/CpuBackend.h"
+#include "runtime-cuda/CudaBackend.h"
+
+namespace star {
+namespace {
+
+using Words = std::vector<std::uint64_t>;
+
+// One value, held by both backends.
+struct Pair {
+  Handle cpu = kNoHandle;
+  Handle gpu = kNoHandle;
+};
+
+enum class Pattern { Zero, Ones, Half, Dense, Sparse, Single, Last };
+constexpr Pattern kPatterns[] = {Pattern::Zero,   Pattern::Ones,   Pattern::Half, Pattern::Dense,
+                                 Pattern::Sparse, Pattern::Single, Pattern::Last};
+constexpr BitOp kOps[] = {BitOp::And, BitOp::Or, BitOp::Xor};
+
+std::uint64_t tail_mask(std::uint64_t bits) {
+  return bits % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bits % 64)) - 1;
+}
+
+class CudaDifferentialTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
+    cpu_ = make_cpu_backend();
+    gpu_ = make_cuda_backend();
+  }
+
+  // Every n mod 64 class (1..130), element and block boundaries, more than one 1024-limb chunk
+  // of the arithmetic kernel (65537), and random lengths up to 200,000.
+  std::vector<std::uint64_t> lengths(int random_count = 12) {
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t n = 1; n <= 130; ++n) v.push_back(n);
+    for (std::uint64_t n : {191u, 192u, 193u, 1023u, 1024u, 1025u, 4097u, 16384u, 65535u, 65536u,
+                            65537u, 131073u, 200000u}) {
+      v.push_back(n);
+    }
+    for (int i = 0; i < random_count; ++i) v.push_back(1 + rng_() % 200000);
+    return v;
+  }
+
+  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+
+  Words random_words(std::uint64_t len, Pattern p) {
+    Words w(words_for_bits(len), 0);
+    auto set = [&](std::uint64_t i) { w[i / 64] |= std::uint64_t{1} << (i % 64); };
+    switch (p) {
+      case Pattern::Zero:
+        break;
+      case Pattern::Ones:
+        for (auto& x : w) x = ~std::uint64_t{0};
+        break;
+      case Pattern::Half:
+        for (auto& x : w) x = rng_();
+        break;
+      case Pattern::Dense:
+        for (auto& x : w) x = rng_() | rng_() | rng_();
+        break;
+      case Pattern::Sparse:
+        for (int k = 1 + static_cast<int>(rng_() % 4); k > 0 && len > 0; --k) set(below(len));
+        break;
+      case Pattern::Single:
+        if (len > 0) set(below(len));
+        break;
+      case Pattern::Last:
+        if (len > 0) set(len - 1);
+        break;
+    }
+    if (!w.empty()) w.back() &= tail_mask(len);
+    return w;
+  }
+
+  // ---- values on both backends ------------------------------------------------------------------
+  Pair bits() { return {cpu_->create_bits(), gpu_->create_bits()}; }
+  Pair table() { return {cpu_->create_table(), gpu_->create_table()}; }
+
+  void write(Pair v, std::uint64_t len, const Words& w) {
+    cpu_->write_bits(v.cpu, len, w.data());
+    gpu_->write_bits(v.gpu, len, w.data());
+  }
+
+  Pair bits(std::uint64_t len, Pattern p) {
+    const Pair v = bits();
+    write(v, len, random_words(len, p));
+    return v;
+  }
+
+  Pair table(std::uint64_t rows, std::uint64_t cols) {
+    const Pair t = table();
+    Words w;
+    for (std::uint64_t j = 0; j < cols; ++j) {
+      const Words c = random_words(rows, kPatterns[j % std::size(kPatterns)]);
+      w.insert(w.end(), c.begin(), c.end());
+    }
+    cpu_->write_table(t.cpu, rows, cols, w.data());
+    gpu_->write_table(t.gpu, rows, cols, w.data());
+    return t;
+  }
+
+  void destroy(Pair v) {
+    cpu_->destroy(v.cpu);
+    gpu_->destroy(v.gpu);
+  }
+
+  // Runs f(backend, handle_of) on both backends: handle_of(pair) names the value on that backend.
+  template <class F>
+  void both(F&& f) {
+    f(*cpu_, [](Pair p) { return p.cpu; });
+    f(*gpu_, [](Pair p) { return p.gpu; });
+  }
+
+  // The same for a primitive with a result: both results must be equal.
+  template <class F>
+  ::testing::AssertionResult same_result(F&& f) {
+    const auto c = f(*cpu_, [](Pair p) { return p.cpu; });
+    const auto g = f(*gpu_, [](Pair p) { return p.gpu; });
+    if (c == g) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "cpu " << c << ", cuda " << g;
+  }
+
+  // ---- comparisons ------------------------------------------------------------------------------
+  static ::testing::AssertionResult same_words(const Words& c, const Words& g) {
+    if (c.size() != g.size()) {
+      return ::testing::AssertionFailure()
+             << "element count: cpu " << c.size() << ", cuda " << g.size();
+    }
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (c[i] != g[i]) {
+        return ::testing::AssertionFailure() << "element " << i << " of " << c.size() << ": cpu 0x"
+                                             << std::hex << c[i] << ", cuda 0x" << g[i];
+      }
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+  ::testing::AssertionResult same(Pair v) {
+    const std::uint64_t lc = cpu_->length(v.cpu);
+    const std::uint64_t lg = gpu_->length(v.gpu);
+    if (lc != lg) return ::testing::AssertionFailure() << "length: cpu " << lc << ", cuda " << lg;
+    Words c;
+    Words g;
+    cpu_->read_bits(v.cpu, c);
+    gpu_->read_bits(v.gpu, g);
+    return same_words(c, g);
+  }
+
+  ::testing::AssertionResult same_table(Pair t) {
+    if (cpu_->rows(t.cpu) != gpu_->rows(t.gpu) || cpu_->cols(t.cpu) != gpu_->cols(t.gpu)) {
+      return ::testing::AssertionFailure()
+             << "shape: cpu " << cpu_->rows(t.cpu) << "x" << cpu_->cols(t.cpu) << ", cuda "
+             << gpu_->rows(t.gpu) << "x" << gpu_->cols(t.gpu);
+    }
+    Words c;
+    Words g;
+    cpu_->read_table(t.cpu, c);
+    gpu_->read_table(t.gpu, g);
+    return same_words(c, g);
+  }
+
+  std::unique_ptr<Backend> cpu_;
+  std::unique_ptr<Backend> gpu_;
+  std::mt19937_64 rng_{0x5eed5a17};
+};
+
+std::string at(std::uint64_t len) { return "length " + std::to_string(len); }
+
+TEST_F(CudaDifferentialTest, NameAndDevice) {
+  EXPECT_EQ(gpu_->name(), "cuda");
+  EXPECT_FALSE(gpu_->device().empty());
+}
+
+TEST_F(CudaDifferentialTest, ResizeZeroFillsAndReusesCapacity) {
+  const Pair v = bits();
+  EXPECT_EQ(gpu_->length(v.gpu), 0u);
+  // Shrinking and growing again within the capacity must still give zeros.
+  for (std::uint64_t n : {0u, 1u, 63u, 64u, 65u, 1000u, 200000u, 5u, 0u, 70000u, 129u, 200000u}) {
+    SCOPED_TRACE(at(n));
+    both([&](Backend& b, auto h) {
+      b.fill(h(v), true);
+      b.resize_bits(h(v), n);
+    });
+    ASSERT_TRUE(same(v));
+  }
+  const Pair t = table();
+  EXPECT_EQ(gpu_->rows(t.gpu), 0u);
+  EXPECT_EQ(gpu_->cols(t.gpu), 0u);
+  const std::pair<std::uint64_t, std::uint64_t> shapes[] = {
+      {0, 0}, {5, 0}, {0, 5}, {1, 1}, {65, 3}, {1000, 70}, {3, 1000}, {64, 64}, {7, 2}, {70000, 9}};
+  for (auto [rows, cols] : shapes) {
+    SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
+    const Pair filled = table(rows, cols);
+    both([&](Backend& b, auto h) {
+      b.copy_table(h(t), h(filled));
+      b.resize_table(h(t), rows, cols);
+    });
+    ASSERT_TRUE(same_table(t));
+    destroy(filled);
+  }
+}
+
+TEST_F(CudaDifferentialTest, HandlesAreReusedAfterDestroy) {
+  std::vector<Pair> values;
+  for (int i = 0; i < 20; ++i) values.push_back(bits(1 + 37 * i, Pattern::Half));
+  for (int i = 0; i < 20; i += 2) destroy(values[i]);
+  for (int i = 0; i < 20; i += 2) {
+    values[i] = bits(1000 + i, Pattern::Dense);
+    EXPECT_NE(values[i].gpu, kNoHandle);
+  }
+  for (const Pair& v : values) ASSERT_TRUE(same(v));
+}
+
+TEST_F(CudaDifferentialTest, WriteReadRoundTrip) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    Words w = random_words(n, Pattern::Half);
+    // Stray bits past the length: both backends clear them on write.
+    if (n % 64 != 0) w.back() |= ~tail_mask(n);
+    const Pair v = bits();
+    write(v, n, w);
+    ASSERT_TRUE(same(v));
+    destroy(v);
+  }
+  for (auto [rows, cols] : {std::pair<std::uint64_t, std::uint64_t>{1, 1}, {63, 5}, {65, 70},
+                            {200000, 2}, {1, 300}}) {
+    SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
+    Words w(cols * words_for_bits(rows));
+    for (auto& x : w) x = rng_();  // stray bits in every column's last element
+    const Pair t = table();
+    cpu_->write_table(t.cpu, rows, cols, w.data());
+    gpu_->write_table(t.gpu, rows, cols, w.data());
+    ASSERT_TRUE(same_table(t));
+  }
+}
+
+TEST_F(CudaDifferentialTest, Fill) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    const Pair v = bits(n, Pattern::Half);
+    both([&](Backend& b, auto h) { b.fill(h(v), true); });
+    ASSERT_TRUE(same(v));
+    both([&](Backend& b, auto h) { b.fill(h(v), false); });
+    ASSERT_TRUE(same(v));
+    destroy(v);
+  }
+}
+
+TEST_F(CudaDifferentialTest, CopyAndNot) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    const Pair a = bits(n, Pattern::Half);
+    const Pair d = bits((n * 7) % 300 + 1, Pattern::Ones);  // another length: takes a's
+    const Pair e = bits();
+    both([&](Backend& b, auto h) {
+      b.copy_bits(h(d), h(a));
+      b.bit_not(h(e), h(a));
+    });
+    ASSERT_TRUE(same(d));
+    ASSERT_TRUE(same(e));
+    both([&](Backend& b, auto h) {
+      b.bit_not(h(a), h(a));
+      b.copy_bits(h(a), h(a));
+    });
+    ASSERT_TRUE(same(a));
+    destroy(a);
+    destroy(d);
+    destroy(e);
+  }
+}
+
+TEST_F(CudaDifferentialTest, Bitwise) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    for (BitOp op : kOps) {
+      SCOPED_TRACE("op " + std::to_string(static_cast<int>(op)));
+      const Pair a = bits(n, Pattern::Half);
+      const Pair b2 = bits(n, Pattern::Dense);
+      const Pair d = bits();
+      both([&](Backend& b, auto h) { b.bitwise(op, h(d), h(a), h(b2)); });
+      ASSERT_TRUE(same(d));
+      // Aliasing: dst == a, dst == b, dst == a == b, queued before the reads.
+      both([&](Backend& b, auto h) {
+        b.bitwise(op, h(a), h(a), h(b2));
+        b.bitwise(op, h(b2), h(d), h(b2));
+        b.bitwise(op, h(d), h(d), h(d));
+      });
+      ASSERT_TRUE(same(a));
+      ASSERT_TRUE(same(b2));
+      ASSERT_TRUE(same(d));
+      destroy(a);
+      destroy(b2);
+      destroy(d);
+    }
+  }
+}
+
+TEST_F(CudaDifferentialTest, FindFirstCountAny) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    for (Pattern p : kPatterns) {
+      SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)));
+      const Pair v = bits(n, p);
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(v)); }));
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(v)); }));
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.any(h(v)); }));
+      destroy(v);
+    }
+  }
+}
+
+TEST_F(CudaDifferentialTest, EveryBitPositionOfShortVectors) {
+  for (std::uint64_t n = 1; n <= 130; ++n) {
+    const Pair v = bits(n, Pattern::Zero);
+    const Pair d = bits();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      SCOPED_TRACE(at(n) + ", bit " + std::to_string(i));
+      both([&](Backend& b, auto h) {
+        b.fill(h(v), false);
+        b.set_bit(h(v), i, true);
+        if (i + 1 < n) b.set_bit(h(v), n - 1, true);  // a later 1 that must not win
+        b.first_only(h(d), h(v));
+      });
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(v)); }));
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.get_bit(h(v), i); }));
+      ASSERT_TRUE(same(d));
+    }
+    destroy(v);
+    destroy(d);
+  }
+}
+
+TEST_F(CudaDifferentialTest, StepDrainsInOrder) {
+  for (std::uint64_t n : lengths(4)) {
+    SCOPED_TRACE(at(n));
+    // Every 1 of a short vector, or a few 1s of a long one.
+    const Pair v = bits(n, n <= 130 ? Pattern::Half : Pattern::Sparse);
+    for (int k = 0; k <= 130; ++k) {
+      std::int64_t c = 0;
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return c = b.step(h(v)); }));
+      if (c < 0) break;
+    }
+    ASSERT_TRUE(same(v));
+    destroy(v);
+  }
+}
+
+TEST_F(CudaDifferentialTest, FirstOnly) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    for (Pattern p : kPatterns) {
+      SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)));
+      const Pair v = bits(n, p);
+      const Pair d = bits(3, Pattern::Ones);
+      both([&](Backend& b, auto h) {
+        b.first_only(h(d), h(v));
+        b.first_only(h(v), h(v));  // aliased
+      });
+      ASSERT_TRUE(same(d));
+      ASSERT_TRUE(same(v));
+      destroy(v);
+      destroy(d);
+    }
+  }
+}
+
+TEST_F(CudaDifferentialTest, GetSetBit) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    const Pair v = bits(n, Pattern::Half);
+    std::vector<std::uint64_t> positions = {0, n - 1, n / 2};
+    for (int k = 0; k < 8; ++k) positions.push_back(below(n));
+    both([&](Backend& b, auto h) {
+      for (std::size_t k = 0; k < positions.size(); ++k) b.set_bit(h(v), positions[k], k % 2 == 0);
+    });
+    for (std::uint64_t i : positions) {
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.get_bit(h(v), i); }));
+    }
+    ASSERT_TRUE(same(v));
+    destroy(v);
+  }
+}
+
+TEST_F(CudaDifferentialTest, Trim) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    const Pair w = bits(n, Pattern::Half);
+    const Pair d = bits();
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {
+        {0, n}, {n - 1, 1}, {0, 0}, {n, 0}, {n / 2, n - n / 2}};
+    for (std::uint64_t from : {1u, 63u, 64u, 65u, 127u, 128u}) {
+      if (from < n) ranges.push_back({from, below(n - from + 1)});
+    }
+    for (int k = 0; k < 6; ++k) {
+      const std::uint64_t from = below(n + 1);
+      ranges.push_back({from, below(n - from + 1)});
+    }
+    for (auto [from, len] : ranges) {
+      SCOPED_TRACE("from " + std::to_string(from) + " len " + std::to_string(len));
+      both([&](Backend& b, auto h) { b.trim(h(d), h(w), from, len); });
+      ASSERT_TRUE(same(d));
+    }
+    destroy(w);
+    destroy(d);
+  }
+}
+
+TEST_F(CudaDifferentialTest, Replace) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    const Pair w = bits(n, Pattern::Half);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {
+        {0, n}, {n - 1, 1}, {0, 0}, {n, 0}, {0, 1}};
+    for (std::uint64_t from : {1u, 63u, 64u, 65u, 127u, 128u}) {
+      if (from < n) ranges.push_back({from, below(n - from + 1)});
+    }
+    for (int k = 0; k < 6; ++k) {
+      const std::uint64_t from = below(n + 1);
+      ranges.push_back({from, below(n - from + 1)});
+    }
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      const auto [from, len] = ranges[k];
+      SCOPED_TRACE("from " + std::to_string(from) + " len " + std::to_string(len));
+      const Pair v = bits(len, k % 2 == 0 ? Pattern::Ones : Pattern::Half);
+      both([&](Backend& b, auto h) { b.replace(h(w), from, h(v)); });
+      ASSERT_TRUE(same(w));
+      destroy(v);
+    }
+    destroy(w);
+  }
+}
+
+TEST_F(CudaDifferentialTest, Compare) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    const Pair a = bits(n, Pattern::Half);
+    const Pair b2 = bits();
+    auto cmp = [&](Pair x, Pair y) {
+      return same_result([&](Backend& b, auto h) { return b.compare(h(x), h(y)); });
+    };
+    both([&](Backend& b, auto h) { b.copy_bits(h(b2), h(a)); });
+    ASSERT_TRUE(cmp(a, b2));
+    ASSERT_TRUE(cmp(a, a));
+    for (std::uint64_t i : {std::uint64_t{0}, n - 1, below(n), below(n)}) {
+      SCOPED_TRACE("flipped bit " + std::to_string(i));
+      both([&](Backend& b, auto h) {
+        b.copy_bits(h(b2), h(a));
+        b.set_bit(h(b2), i, !b.get_bit(h(a), i));
+      });
+      ASSERT_TRUE(cmp(a, b2));
+      ASSERT_TRUE(cmp(b2, a));
+    }
+    for (Pattern p : kPatterns) {
+      const Pair c = bits(n, p);
+      ASSERT_TRUE(cmp(a, c));
+      ASSERT_TRUE(cmp(c, a));
+      destroy(c);
+    }
+    destroy(a);
+    destroy(b2);
+  }
+}
+
+TEST_F(CudaDifferentialTest, AddSub) {
+  for (std::uint64_t n : lengths()) {
+    SCOPED_TRACE(at(n));
+    for (Pattern pa : {Pattern::Half, Pattern::Ones, Pattern::Zero, Pattern::Dense}) {
+      for (Pattern pb : {Pattern::Half, Pattern::Last, Pattern::Ones, Pattern::Single}) {
+        SCOPED_TRACE("patterns " + std::to_string(static_cast<int>(pa)) + ", " +
+                     std::to_string(static_cast<int>(pb)));
+        // Ones + Last and Zero - Last carry (borrow) across the whole word.
+        const Pair a = bits(n, pa);
+        const Pair b2 = bits(n, pb);
+        const Pair s = bits();
+        const Pair d = bits(1, Pattern::Ones);
+        both([&](Backend& b, auto h) {
+          b.add(h(s), h(a), h(b2));
+          b.sub(h(d), h(a), h(b2));
+        });
+        ASSERT_TRUE(same(s));
+        ASSERT_TRUE(same(d));
+        // Aliased operands, queued together.
+        both([&](Backend& b, auto h) {
+          b.add(h(a), h(a), h(b2));
+          b.sub(h(b2), h(s), h(b2));
+          b.add(h(d), h(d), h(d));
+          b.sub(h(s), h(s), h(s));
+        });
+        ASSERT_TRUE(same(a));
+        ASSERT_TRUE(same(b2));
+        ASSERT_TRUE(same(d));
+        ASSERT_TRUE(same(s));
+        destroy(a);
+        destroy(b2);
+        destroy(s);
+        destroy(d);
+      }
+    }
+  }
+}
+
+TEST_F(CudaDifferentialTest, Tables) {
+  const std::pair<std::uint64_t, std::uint64_t> shapes[] = {
+      {1, 1},    {1, 63},   {1, 64},   {1, 65},  {1, 130},    {1, 1000},  {63, 1},
+      {64, 1},   {65, 1},   {200000, 1}, {130, 70}, {64, 64}, {3, 2000}, {1000, 300},
+      {70000, 70}, {100, 1}, {127, 33}, {5, 0},   {0, 5},      {0, 0}};
+  for (auto [rows, cols] : shapes) {
+    SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
+    const Pair t = table(rows, cols);
+    ASSERT_TRUE(same_table(t));
+    const Pair copy = table();
+    const Pair other = table(17, 3);  // copied over: takes the shape
+    both([&](Backend& b, auto h) {
+      b.copy_table(h(copy), h(t));
+      b.copy_table(h(other), h(t));
+    });
+    ASSERT_TRUE(same_table(copy));
+    ASSERT_TRUE(same_table(other));
+
+    const Pair v = bits();
+    std::vector<std::uint64_t> cols_to_try = {0, cols - 1, below(cols), below(cols)};
+    std::vector<std::uint64_t> rows_to_try = {0, rows - 1, below(rows), below(rows)};
+    if (cols > 0) {
+      for (std::uint64_t j : cols_to_try) {
+        SCOPED_TRACE("column " + std::to_string(j));
+        both([&](Backend& b, auto h) { b.get_col(h(v), h(t), j); });
+        ASSERT_TRUE(same(v));
+        const Pair c = bits(rows, Pattern::Half);
+        both([&](Backend& b, auto h) { b.set_col(h(t), j, h(c)); });
+        destroy(c);
+      }
+      ASSERT_TRUE(same_table(t));
+    }
+    if (rows > 0) {
+      for (std::uint64_t i : rows_to_try) {
+        SCOPED_TRACE("row " + std::to_string(i));
+        both([&](Backend& b, auto h) { b.get_row(h(v), h(t), i); });
+        ASSERT_TRUE(same(v));
+        const Pair r = bits(cols, Pattern::Half);
+        both([&](Backend& b, auto h) {
+          b.set_row(h(t), i, h(r));
+          b.get_row(h(v), h(t), i);  // queued right after the write
+        });
+        ASSERT_TRUE(same(v));
+        destroy(r);
+      }
+      ASSERT_TRUE(same_table(t));
+    }
+    destroy(v);
+    destroy(t);
+    destroy(copy);
+    destroy(other);
+  }
+}
+
+TEST_F(CudaDifferentialTest, EmptyValues) {
+  const Pair e = bits();
+  const Pair f = bits();
+  const Pair w = bits(100, Pattern::Half);
+  both([&](Backend& b, auto h) {
+    b.fill(h(e), true);
+    b.bit_not(h(f), h(e));
+    b.bitwise(BitOp::Xor, h(f), h(e), h(e));
+    b.first_only(h(f), h(e));
+    b.add(h(f), h(e), h(e));
+    b.sub(h(f), h(e), h(e));
+    b.copy_bits(h(f), h(e));
+    b.trim(h(f), h(e), 0, 0);
+    b.replace(h(e), 0, h(f));
+    b.replace(h(w), 100, h(e));
+    b.replace(h(w), 37, h(e));
+  });
+  ASSERT_TRUE(same(e));
+  ASSERT_TRUE(same(f));
+  ASSERT_TRUE(same(w));
+  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(e)); }));
+  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.step(h(e)); }));
+  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(e)); }));
+  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.any(h(e)); }));
+  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(e), h(f)); }));
+  both([&](Backend& b, auto h) { b.trim(h(f), h(w), 40, 0); });
+  ASSERT_TRUE(same(f));
+
+  const Pair no_cols = table();
+  const Pair no_rows = table();
+  both([&](Backend& b, auto h) {
+    b.resize_table(h(no_cols), 5, 0);
+    b.resize_table(h(no_rows), 0, 5);
+    b.get_row(h(f), h(no_cols), 3);
+    b.set_row(h(no_cols), 4, h(e));
+    b.get_col(h(e), h(no_rows), 2);
+    b.set_col(h(no_rows), 4, h(e));
+  });
+  ASSERT_TRUE(same(f));
+  ASSERT_TRUE(same(e));
+  ASSERT_TRUE(same_table(no_cols));
+  ASSERT_TRUE(same_table(no_rows));
+}
+
+// Long random programs with no read until the end: every primitive must see the results of the
+// ones queued before it.
+TEST_F(CudaDifferentialTest, AsynchronousSequences) {
+  for (std::uint64_t n : {1u, 63u, 64u, 65u, 127u, 1000u, 4099u, 65537u, 200000u}) {
+    SCOPED_TRACE(at(n));
+    constexpr int kValues = 6;
+    std::vector<Pair> v;
+    for (int k = 0; k < kValues; ++k) v.push_back(bits(n, kPatterns[k % std::size(kPatterns)]));
+    const Pair tmp = bits();
+    const Pair col = bits();
+    const std::uint64_t rows = 97;
+    const Pair t = table(rows, n);  // rows are n bits long, like the values
+    std::vector<std::int64_t> cpu_results;
+    std::vector<std::int64_t> gpu_results;
+
+    for (int step = 0; step < 400; ++step) {
+      const Pair x = v[below(kValues)];
+      const Pair y = v[below(kValues)];
+      const Pair z = v[below(kValues)];  // may equal x or y: aliasing
+      const std::uint64_t i = below(n);
+      const std::uint64_t from = below(n + 1);
+      const std::uint64_t len = below(n - from + 1);
+      const std::uint64_t to = below(n - len + 1);
+      const std::uint64_t r = below(rows);
+      const std::uint64_t j = below(n);
+      const BitOp op = kOps[below(3)];
+      const auto choice = below(17);
+      auto run = [&](Backend& b, auto h, std::vector<std::int64_t>& results) {
+        switch (choice) {
+          case 0:
+            b.fill(h(z), i % 2 == 0);
+            break;
+          case 1:
+            b.copy_bits(h(z), h(x));
+            break;
+          case 2:
+          case 3:
+            b.bitwise(op, h(z), h(x), h(y));
+            break;
+          case 4:
+            b.bit_not(h(z), h(x));
+            break;
+          case 5:
+            b.first_only(h(z), h(x));
+            break;
+          case 6:
+            b.set_bit(h(z), i, from % 2 == 0);
+            break;
+          case 7:
+            b.trim(h(tmp), h(x), from, len);
+            b.replace(h(z), to, h(tmp));
+            break;
+          case 8:
+            b.add(h(z), h(x), h(y));
+            break;
+          case 9:
+            b.sub(h(z), h(x), h(y));
+            break;
+          case 10:
+            b.set_row(h(t), r, h(x));
+            b.get_row(h(z), h(t), (r * 7) % rows);
+            break;
+          case 11:
+            b.get_col(h(col), h(t), j);
+            b.set_col(h(t), (j + 1) % n, h(col));
+            break;
+          case 12:
+            b.resize_bits(h(z), n);
+            break;
+          case 13:  // the occasional synchronising primitive in the middle of the queue
+            results.push_back(b.step(h(z)));
+            break;
+          case 14:
+            results.push_back(b.compare(h(x), h(y)));
+            break;
+          case 15:
+            results.push_back(static_cast<std::int64_t>(b.count(h(x))));
+            break;
+          default:
+            b.resize_bits(h(tmp), len);
+            b.fill(h(tmp), true);
+            b.replace(h(z), to, h(tmp));
+            break;
+        }
+      };
+      run(*cpu_, [](Pair p) { return p.cpu; }, cpu_results);
+      run(*gpu_, [](Pair p) { return p.gpu; }, gpu_results);
+    }
+    EXPECT_EQ(cpu_results, gpu_results);
+    for (const Pair& x : v) ASSERT_TRUE(same(x));
+    ASSERT_TRUE(same_table(t));
+    gpu_->synchronize();
+  }
+}
+
+TEST_F(CudaDifferentialTest, OutOfMemoryIsABackendError) {
+  const Handle h = gpu_->create_bits();
+  const std::uint64_t huge = std::uint64_t{1} << 50;  // 128 TiB
+  try {
+    gpu_->resize_bits(h, huge);
+    FAIL() << "allocating 128 TiB succeeded";
+  } catch (const BackendError& e) {
+    EXPECT_NE(std::string(e.what()).find("GPU out of memory"), std::string::npos) << e.what();
+  }
+  // The backend stays usable.
+  gpu_->resize_bits(h, 1000);
+  gpu_->fill(h, true);
+  EXPECT_EQ(gpu_->count(h), 1000u);
+  gpu_->destroy(h);
+}
+
+}  // namespace
+}  // namespace star

@@ -1,0 +1,113 @@
+#include "vm/bytecode/Disassembler.h"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace star {
+namespace {
+
+std::string slotKindName(SlotKind k) {
+  switch (k) {
+    case SlotKind::Scalar: return "scalar";
+    case SlotKind::Bits: return "bits";
+    case SlotKind::Table: return "table";
+    case SlotKind::Ref: return "ref";
+  }
+  return "?";
+}
+
+std::string constantText(const Constant& k) {
+  switch (k.tag) {
+    case ValueTag::Integer: return std::to_string(k.intValue);
+    case ValueTag::Boolean: return k.intValue ? "true" : "false";
+    case ValueTag::Real: {
+      std::ostringstream os;
+      os << k.realValue;
+      return os.str();
+    }
+    case ValueTag::String: return "'" + (k.text.size() > 30 ? k.text.substr(0, 30) + "..." : k.text) + "'";
+    case ValueTag::Bits: return "%" + (k.text.size() > 30 ? k.text.substr(0, 30) + "..." : k.text);
+    default: return "?";
+  }
+}
+
+std::string operandText(const Module& m, char shape, std::uint32_t v) {
+  switch (shape) {
+    case 'r':
+      if (v & kGlobalBit) {
+        std::uint32_t g = v & ~kGlobalBit;
+        return "G" + std::to_string(g) + (g < m.globals.size() ? "(" + m.globals[g].name + ")" : "");
+      }
+      return "R" + std::to_string(v);
+    case 'k': return "K" + std::to_string(v) + (v < m.constants.size() ? "(" + constantText(m.constants[v]) + ")" : "");
+    case 'i': return std::to_string(static_cast<std::int32_t>(v));
+    case 'j': return "->" + std::to_string(v);
+    case 'f': return "F" + std::to_string(v) + (v < m.functions.size() ? "(" + m.functions[v].name + ")" : "");
+    case 't': {
+      static const char* names[] = {"integer", "boolean", "string", "real", "bits", "table"};
+      return v < 6 ? names[v] : "?";
+    }
+    default: return std::to_string(v);
+  }
+}
+
+}  // namespace
+
+void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out,
+                         const SourceLineFn& sourceLine) {
+  const Function& f = m.functions[index];
+  out << "function F" << index << " " << f.name << " (" << f.params.size() << " params, "
+      << f.numRegs << " registers";
+  if (f.resultReg >= 0) out << ", result R" << f.resultReg;
+  out << ")\n";
+  for (std::size_t i = 0; i < f.params.size(); ++i)
+    out << "  ; R" << i << " parameter " << (f.params[i].byRef ? "var " : "") << slotKindName(f.params[i].kind) << "\n";
+  if (!f.ownedRegs.empty()) {
+    out << "  ; owned:";
+    for (auto& [reg, kind] : f.ownedRegs) out << " R" << reg << ":" << slotKindName(kind);
+    out << "\n";
+  }
+  std::uint32_t lastLine = 0, lastFile = ~0u;
+  for (std::size_t pc = 0; pc < f.code.size();) {
+    Op op = static_cast<Op>(f.code[pc]);
+    SourceLoc loc = f.locs[pc];
+    if (loc.line && (loc.line != lastLine || loc.file != lastFile)) {
+      std::string text = sourceLine ? sourceLine(loc.file, loc.line) : "";
+      std::string file = loc.file < m.files.size() ? m.files[loc.file] : "?";
+      std::size_t slash = file.find_last_of('/');
+      if (slash != std::string::npos) file = file.substr(slash + 1);
+      out << "  ; " << file << ":" << loc.line;
+      if (!text.empty()) {
+        std::size_t first = text.find_first_not_of(" \t");
+        out << ": " << (first == std::string::npos ? "" : text.substr(first, 100));
+      }
+      out << "\n";
+      lastLine = loc.line;
+      lastFile = loc.file;
+    }
+    const OpInfo& info = opInfo(op);
+    std::ostringstream line;
+    line << "  " << std::setw(5) << pc << "  " << std::left << std::setw(8) << info.name;
+    for (std::size_t i = 0; i < info.shape.size(); ++i) {
+      if (i) line << ", ";
+      line << operandText(m, info.shape[i], f.code[pc + 1 + i]);
+    }
+    out << line.str() << "\n";
+    pc += instrSize(op);
+  }
+}
+
+void disassemble(const Module& m, std::ostream& out, const SourceLineFn& sourceLine) {
+  out << "; Star bytecode module, format version " << kModuleVersion << "\n";
+  out << "; " << m.functions.size() << " functions, " << m.constants.size() << " constants, "
+      << m.globals.size() << " globals; entry F" << m.entry << "\n";
+  for (std::size_t g = 0; g < m.globals.size(); ++g)
+    out << "; G" << g << " " << m.globals[g].name << ": " << slotKindName(m.globals[g].kind) << "\n";
+  for (std::uint32_t i = 0; i < m.functions.size(); ++i) {
+    out << "\n";
+    disassembleFunction(m, i, out, sourceLine);
+  }
+}
+
+}  // namespace star

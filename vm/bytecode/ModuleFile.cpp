@@ -1,0 +1,284 @@
+#include "vm/bytecode/ModuleFile.h"
+
+#include <cstring>
+
+namespace star {
+namespace {
+
+constexpr char kMagic[8] = {'S', 'T', 'A', 'R', 'C', 0, '\r', '\n'};
+
+std::uint64_t fnv1a(const char* data, std::size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= static_cast<unsigned char>(data[i]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+class Writer {
+ public:
+  void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void str(const std::string& s) {
+    u32(static_cast<std::uint32_t>(s.size()));
+    out_ += s;
+  }
+  std::string& bytes() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  Reader(const char* p, std::size_t n) : p_(p), end_(p + n) {}
+  void need(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - p_) < n) throw ModuleFormatError("module file is truncated");
+  }
+  std::uint8_t u8() {
+    need(1);
+    return static_cast<std::uint8_t>(*p_++);
+  }
+  std::uint32_t u32() {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t{u8()} << (8 * i);
+    return v;
+  }
+  std::uint64_t u64() {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= std::uint64_t{u8()} << (8 * i);
+    return v;
+  }
+  // A count of items each at least `minBytes` long: bounded by what is left, so a corrupt count
+  // cannot make us allocate gigabytes.
+  std::uint32_t count(std::size_t minBytes) {
+    std::uint32_t n = u32();
+    if (minBytes && n > static_cast<std::size_t>(end_ - p_) / minBytes)
+      throw ModuleFormatError("module file is corrupt (a count exceeds the file size)");
+    return n;
+  }
+  std::string str() {
+    std::uint32_t n = count(1);
+    std::string s(p_, n);
+    p_ += n;
+    return s;
+  }
+  bool atEnd() const { return p_ == end_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+}  // namespace
+
+std::string serializeModule(const Module& m) {
+  Writer w;
+  w.u32(static_cast<std::uint32_t>(m.files.size()));
+  for (auto& f : m.files) w.str(f);
+  w.u32(static_cast<std::uint32_t>(m.constants.size()));
+  for (auto& k : m.constants) {
+    w.u8(static_cast<std::uint8_t>(k.tag));
+    w.u64(static_cast<std::uint64_t>(k.intValue));
+    std::uint64_t bits;
+    std::memcpy(&bits, &k.realValue, sizeof bits);
+    w.u64(bits);
+    w.str(k.text);
+  }
+  w.u32(static_cast<std::uint32_t>(m.globals.size()));
+  for (auto& g : m.globals) {
+    w.str(g.name);
+    w.u8(static_cast<std::uint8_t>(g.kind));
+  }
+  w.u32(static_cast<std::uint32_t>(m.functions.size()));
+  for (auto& f : m.functions) {
+    w.str(f.name);
+    w.u32(static_cast<std::uint32_t>(f.params.size()));
+    for (auto& p : f.params) {
+      w.u8(static_cast<std::uint8_t>(p.kind));
+      w.u8(p.byRef);
+    }
+    w.u32(f.numRegs);
+    w.u32(static_cast<std::uint32_t>(f.ownedRegs.size()));
+    for (auto& [reg, kind] : f.ownedRegs) {
+      w.u32(reg);
+      w.u8(static_cast<std::uint8_t>(kind));
+    }
+    w.u32(static_cast<std::uint32_t>(f.resultReg));
+    w.u8(static_cast<std::uint8_t>(f.resultKind));
+    w.u32(static_cast<std::uint32_t>(f.code.size()));
+    for (std::uint32_t c : f.code) w.u32(c);
+    for (auto& l : f.locs) {
+      w.u32(l.file);
+      w.u32(l.line);
+      w.u32(l.col);
+    }
+  }
+  w.u32(m.entry);
+
+  std::string payload = std::move(w.bytes());
+  Writer out;
+  out.bytes().append(kMagic, sizeof kMagic);
+  out.u32(kModuleVersion);
+  out.u64(payload.size());
+  out.bytes() += payload;
+  out.u64(fnv1a(payload.data(), payload.size()));
+  return std::move(out.bytes());
+}
+
+Module deserializeModule(const std::string& bytes) {
+  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw ModuleFormatError("not a Star module (bad magic number)");
+  Reader head(bytes.data() + sizeof kMagic, bytes.size() - sizeof kMagic);
+  std::uint32_t version = head.u32();
+  if (version != kModuleVersion)
+    throw ModuleFormatError("module format version " + std::to_string(version) +
+                            " is not supported (this star reads version " +
+                            std::to_string(kModuleVersion) + "); recompile the program");
+  std::uint64_t size = head.u64();
+  std::size_t headerSize = sizeof kMagic + 4 + 8;
+  if (bytes.size() < headerSize + 8 || size != bytes.size() - headerSize - 8)
+    throw ModuleFormatError("module file is truncated or has trailing bytes");
+  const char* payload = bytes.data() + headerSize;
+  Reader tail(payload + size, 8);
+  if (tail.u64() != fnv1a(payload, size))
+    throw ModuleFormatError("module file is corrupt (checksum mismatch)");
+
+  Reader r(payload, size);
+  Module m;
+  m.files.resize(r.count(4));
+  for (auto& f : m.files) f = r.str();
+  m.constants.resize(r.count(21));
+  for (auto& k : m.constants) {
+    std::uint8_t tag = r.u8();
+    if (tag > static_cast<std::uint8_t>(ValueTag::Table)) throw ModuleFormatError("bad constant tag");
+    k.tag = static_cast<ValueTag>(tag);
+    k.intValue = static_cast<std::int64_t>(r.u64());
+    std::uint64_t bits = r.u64();
+    std::memcpy(&k.realValue, &bits, sizeof bits);
+    k.text = r.str();
+  }
+  m.globals.resize(r.count(5));
+  for (auto& g : m.globals) {
+    g.name = r.str();
+    std::uint8_t kind = r.u8();
+    if (kind > static_cast<std::uint8_t>(SlotKind::Table)) throw ModuleFormatError("bad global kind");
+    g.kind = static_cast<SlotKind>(kind);
+  }
+  m.functions.resize(r.count(25));
+  for (auto& f : m.functions) {
+    f.name = r.str();
+    f.params.resize(r.count(2));
+    for (auto& p : f.params) {
+      std::uint8_t kind = r.u8();
+      if (kind > static_cast<std::uint8_t>(SlotKind::Ref)) throw ModuleFormatError("bad parameter kind");
+      p.kind = static_cast<SlotKind>(kind);
+      p.byRef = r.u8() != 0;
+    }
+    f.numRegs = r.u32();
+    f.ownedRegs.resize(r.count(5));
+    for (auto& [reg, kind] : f.ownedRegs) {
+      reg = r.u32();
+      std::uint8_t k = r.u8();
+      if (k != static_cast<std::uint8_t>(SlotKind::Bits) && k != static_cast<std::uint8_t>(SlotKind::Table))
+        throw ModuleFormatError("bad register kind");
+      kind = static_cast<SlotKind>(k);
+    }
+    f.resultReg = static_cast<std::int32_t>(r.u32());
+    std::uint8_t rk = r.u8();
+    if (rk > static_cast<std::uint8_t>(SlotKind::Table)) throw ModuleFormatError("bad result kind");
+    f.resultKind = static_cast<SlotKind>(rk);
+    f.code.resize(r.count(16));
+    for (auto& c : f.code) c = r.u32();
+    f.locs.resize(f.code.size());
+    for (auto& l : f.locs) {
+      l.file = r.u32();
+      l.line = r.u32();
+      l.col = r.u32();
+    }
+  }
+  m.entry = r.u32();
+  if (!r.atEnd()) throw ModuleFormatError("module file is corrupt (unexpected trailing data)");
+  verifyModule(m);
+  return m;
+}
+
+void verifyModule(const Module& m) {
+  auto fail = [](const Function& f, std::size_t pc, const std::string& what) {
+    throw ModuleFormatError("invalid bytecode in function '" + f.name + "' at " +
+                            std::to_string(pc) + ": " + what);
+  };
+  if (m.functions.empty() || m.entry >= m.functions.size())
+    throw ModuleFormatError("module has no entry function");
+  for (const Function& f : m.functions) {
+    if (f.params.size() > f.numRegs) fail(f, 0, "more parameters than registers");
+    if (f.resultReg >= 0 && static_cast<std::uint32_t>(f.resultReg) >= f.numRegs)
+      fail(f, 0, "result register out of range");
+    for (auto& [reg, kind] : f.ownedRegs)
+      if (reg >= f.numRegs) fail(f, 0, "owned register out of range");
+    if (f.locs.size() != f.code.size()) fail(f, 0, "line table size differs from code size");
+    for (auto& l : f.locs)
+      if (l.file >= m.files.size() && !m.files.empty()) fail(f, 0, "source file index out of range");
+    // First pass: instruction boundaries.
+    std::vector<bool> starts(f.code.size() + 1, false);
+    std::size_t pc = 0;
+    Op last = Op::HALT;
+    while (pc < f.code.size()) {
+      if (f.code[pc] >= kOpCount) fail(f, pc, "unknown opcode " + std::to_string(f.code[pc]));
+      last = static_cast<Op>(f.code[pc]);
+      starts[pc] = true;
+      pc += instrSize(last);
+    }
+    if (pc != f.code.size()) fail(f, pc, "truncated instruction");
+    if (f.code.empty() || (last != Op::RET && last != Op::HALT && last != Op::JMP))
+      fail(f, f.code.size(), "function does not end in RET, HALT or JMP");
+    // Second pass: operands.
+    for (pc = 0; pc < f.code.size(); pc += instrSize(static_cast<Op>(f.code[pc]))) {
+      Op op = static_cast<Op>(f.code[pc]);
+      std::string_view shape = opInfo(op).shape;
+      for (std::size_t i = 0; i < shape.size(); ++i) {
+        std::uint32_t v = f.code[pc + 1 + i];
+        switch (shape[i]) {
+          case 'r':
+            if (v & kGlobalBit) {
+              if ((v & ~kGlobalBit) >= m.globals.size()) fail(f, pc, "global slot out of range");
+            } else if (v >= f.numRegs) {
+              fail(f, pc, "register out of range");
+            }
+            break;
+          case 'k':
+            if (v >= m.constants.size()) fail(f, pc, "constant index out of range");
+            break;
+          case 'j':
+            if (v > f.code.size() || !starts[v]) fail(f, pc, "jump target is not an instruction");
+            break;
+          case 'f':
+            if (v >= m.functions.size()) fail(f, pc, "function index out of range");
+            break;
+          case 't':
+            if (v > static_cast<std::uint32_t>(ValueTag::Table)) fail(f, pc, "bad value tag");
+            break;
+          case 'z':
+            if (v > 1) fail(f, pc, "flag is not 0 or 1");
+            break;
+          default:
+            break;
+        }
+      }
+      if (op == Op::CALL) {
+        const Function& callee = m.functions[f.code[pc + 1]];
+        std::uint32_t base = f.code[pc + 2];
+        if (!(base & kGlobalBit) && base + callee.params.size() > f.numRegs)
+          fail(f, pc, "call arguments exceed the register file");
+      }
+    }
+  }
+}
+
+}  // namespace star

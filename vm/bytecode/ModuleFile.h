@@ -1,0 +1,24 @@
+// Reading and writing compiled modules (.starc files). The format is in docs/BYTECODE.md: a
+// magic number, the format version, the payload, and an FNV-1a checksum of the payload. The
+// loader rejects anything truncated, corrupt or of another version, then verifies the code.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "vm/bytecode/Module.h"
+
+namespace star {
+
+struct ModuleFormatError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string serializeModule(const Module& m);
+Module deserializeModule(const std::string& bytes);  // throws ModuleFormatError
+
+// Structural checks a running VM relies on: opcodes exist, operands are in range, jumps land on
+// instruction boundaries, every function ends in RET or HALT. Throws ModuleFormatError.
+void verifyModule(const Module& m);
+
+}  // namespace star

@@ -1,0 +1,39 @@
+// The opcode enum and its metadata, generated from Opcodes.def.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace star {
+
+enum class Op : std::uint8_t {
+#define OP(name, shape, doc) name,
+#include "vm/bytecode/Opcodes.def"
+  Count_
+};
+
+inline constexpr std::uint32_t kOpCount = static_cast<std::uint32_t>(Op::Count_);
+// A register operand with this bit set names a global slot instead of a frame register.
+inline constexpr std::uint32_t kGlobalBit = 0x80000000u;
+
+struct OpInfo {
+  std::string_view name;
+  std::string_view shape;  // operand letters, see Opcodes.def
+  std::string_view doc;
+};
+
+inline constexpr OpInfo kOpInfo[] = {
+#define OP(name, shape, doc) {#name, shape, doc},
+#include "vm/bytecode/Opcodes.def"
+};
+
+inline const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<std::uint32_t>(op)]; }
+// Code words an instruction takes: the opcode and one word per operand.
+inline std::uint32_t instrSize(Op op) {
+  return 1 + static_cast<std::uint32_t>(opInfo(op).shape.size());
+}
+
+// Tags of WRITE and of module values.
+enum class ValueTag : std::uint8_t { Integer = 0, Boolean, String, Real, Bits, Table };
+
+}  // namespace star

@@ -1,0 +1,665 @@
+#include "vm/interp/Interpreter.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <ostream>
+
+#include "vm/io/TableText.h"
+
+namespace star {
+
+std::atomic<bool> gInterruptRequested{false};
+
+namespace {
+
+// A runtime error without a location yet; execute() attaches the current instruction's.
+struct Fault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string str(std::uint64_t v) { return std::to_string(v); }
+
+const std::string kEmpty;
+
+}  // namespace
+
+Interpreter::Interpreter(Backend& backend, std::ostream& out) : backend_(backend), out_(out) {
+  stack_.reserve(1024);
+}
+
+Interpreter::~Interpreter() {
+  try {
+    releaseGlobals();
+    for (auto& [h, kind] : owned_) backend_.destroy(h);
+    for (Handle h : freeBits_) backend_.destroy(h);
+    for (Handle h : freeTables_) backend_.destroy(h);
+  } catch (...) {
+    // A failing device at exit has nothing left to report to.
+  }
+}
+
+void Interpreter::releaseGlobals() {
+  for (std::size_t g = 0; g < globals_.size(); ++g)
+    if (globalKinds_[g] == SlotKind::Bits || globalKinds_[g] == SlotKind::Table) {
+      backend_.destroy(static_cast<Handle>(globals_[g].u));
+      globals_[g].u = 0;
+    }
+  globals_.clear();
+  globalKinds_.clear();
+}
+
+Handle Interpreter::acquire(SlotKind kind) {
+  auto& pool = kind == SlotKind::Table ? freeTables_ : freeBits_;
+  Handle h;
+  if (!pool.empty()) {
+    h = pool.back();
+    pool.pop_back();
+    if (kind == SlotKind::Table) backend_.resize_table(h, 0, 0);
+    else backend_.resize_bits(h, 0);
+  } else {
+    h = kind == SlotKind::Table ? backend_.create_table() : backend_.create_bits();
+  }
+  if (h >= fixed_.size()) fixed_.resize(h + 1, 0);
+  fixed_[h] = 0;
+  return h;
+}
+
+void Interpreter::release(Handle h, SlotKind kind) {
+  fixed_[h] = 0;
+  (kind == SlotKind::Table ? freeTables_ : freeBits_).push_back(h);
+}
+
+// ---------------------------------------------------------------- references (var parameters)
+
+// A reference names a global slot (top bit set) or an absolute stack index.
+constexpr std::uint64_t kRefGlobal = 1ull << 63;
+
+std::uint64_t Interpreter::makeRef(std::uint32_t operand) {
+  if (operand & kGlobalBit) return kRefGlobal | (operand & ~kGlobalBit);
+  return base_ + operand;
+}
+
+Interpreter::Slot& Interpreter::deref(std::uint64_t ref) {
+  if (ref & kRefGlobal) return globals_[ref & ~kRefGlobal];
+  return stack_[ref];
+}
+
+// ---------------------------------------------------------------- frames
+
+void Interpreter::pushFrame(const Module& m, std::uint32_t fnIndex, std::size_t argBase,
+                            std::uint32_t resultDst) {
+  if (frames_.size() >= kMaxFrames)
+    throw Fault("stack overflow: more than " + str(kMaxFrames) + " nested calls");
+  const Function& fn = m.functions[fnIndex];
+  std::size_t base = stack_.size();
+  stack_.resize(base + fn.numRegs, Slot{0});
+  std::size_t ownedBegin = owned_.size();
+  for (std::size_t i = 0; i < fn.params.size(); ++i) {
+    const ParamInfo& p = fn.params[i];
+    Slot arg = stack_[argBase + i];
+    if (!p.byRef && (p.kind == SlotKind::Bits || p.kind == SlotKind::Table)) {
+      Handle h = acquire(p.kind);
+      owned_.emplace_back(h, p.kind);
+      if (p.kind == SlotKind::Bits) backend_.copy_bits(h, static_cast<Handle>(arg.u));
+      else backend_.copy_table(h, static_cast<Handle>(arg.u));
+      stack_[base + i].u = h;
+    } else {
+      stack_[base + i] = arg;
+    }
+  }
+  for (auto& [r, kind] : fn.ownedRegs) {
+    Handle h = acquire(kind);
+    owned_.emplace_back(h, kind);
+    stack_[base + r].u = h;
+  }
+  frames_.push_back({fnIndex, base, 0, resultDst, ownedBegin});
+  base_ = base;
+}
+
+void Interpreter::popFrame(const Module&) {
+  Frame& f = frames_.back();
+  for (std::size_t i = f.ownedBegin; i < owned_.size(); ++i) release(owned_[i].first, owned_[i].second);
+  owned_.resize(f.ownedBegin);
+  stack_.resize(f.base);
+  frames_.pop_back();
+  base_ = frames_.empty() ? 0 : frames_.back().base;
+}
+
+// ---------------------------------------------------------------- checks
+
+std::uint64_t Interpreter::index(std::int64_t i, std::uint64_t limit, const char* what) {
+  if (i < 1 || static_cast<std::uint64_t>(i) > limit)
+    throw Fault(std::string(what) + " " + std::to_string(i) + " is out of range " +
+                (limit ? "1.." + str(limit) : std::string("(it has no components)")));
+  return static_cast<std::uint64_t>(i - 1);
+}
+
+void Interpreter::requireSameLength(Handle a, Handle b, const char* op) {
+  std::uint64_t la = backend_.length(a), lb = backend_.length(b);
+  if (la != lb)
+    throw Fault(std::string("size mismatch: ") + op + " of " + str(la) + " bits and " + str(lb) +
+                " bits");
+}
+
+void Interpreter::requireBitsFit(Handle dst, std::uint64_t length) {
+  if (fixed_[dst] && backend_.length(dst) != length)
+    throw Fault("size mismatch: cannot store " + str(length) + " bits in a variable of " +
+                str(backend_.length(dst)) + " bits");
+}
+
+void Interpreter::requireTableFits(Handle dst, std::uint64_t rows, std::uint64_t cols) {
+  if (fixed_[dst] && (backend_.rows(dst) != rows || backend_.cols(dst) != cols))
+    throw Fault("size mismatch: cannot store a " + str(rows) + " x " + str(cols) +
+                " table in a variable of " + str(backend_.rows(dst)) + " x " +
+                str(backend_.cols(dst)));
+}
+
+void Interpreter::reshapeBits(Handle dst, std::uint64_t length) {
+  requireBitsFit(dst, length);
+  if (backend_.length(dst) != length) backend_.resize_bits(dst, length);
+}
+
+void Interpreter::bitsFromConstant(Handle dst, const std::string& bits) {
+  requireBitsFit(dst, bits.size());
+  scratch_.assign(words_for_bits(bits.size()), 0);
+  for (std::size_t i = 0; i < bits.size(); ++i)
+    if (bits[i] == '1') scratch_[i / 64] |= 1ull << (i % 64);
+  backend_.write_bits(dst, bits.size(), scratch_.data());
+}
+
+// ---------------------------------------------------------------- output
+
+void Interpreter::writeBitsValue(Handle h) {
+  std::uint64_t n = backend_.length(h);
+  backend_.read_bits(h, scratch_);
+  std::string s(n, '0');
+  for (std::uint64_t i = 0; i < n; ++i)
+    if ((scratch_[i / 64] >> (i % 64)) & 1) s[i] = '1';
+  out_ << s;
+}
+
+void Interpreter::writeTableValue(Handle h) {
+  std::uint64_t rows = backend_.rows(h), cols = backend_.cols(h);
+  backend_.read_table(h, scratch_);
+  std::uint64_t stride = words_for_bits(rows);
+  std::string line(cols, '0');
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    for (std::uint64_t j = 0; j < cols; ++j)
+      line[j] = ((scratch_[j * stride + i / 64] >> (i % 64)) & 1) ? '1' : '0';
+    if (i) out_ << '\n';
+    out_ << line;
+  }
+}
+
+void Interpreter::writeValue(ValueTag tag, Slot v) {
+  switch (tag) {
+    case ValueTag::Integer: out_ << v.i; break;
+    case ValueTag::Boolean: out_ << (v.i ? "true" : "false"); break;
+    case ValueTag::String: out_ << (v.s ? *v.s : kEmpty); break;
+    case ValueTag::Real: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.15g", v.f);
+      std::string s = buf;
+      if (std::isfinite(v.f) && s.find_first_of(".en") == std::string::npos) s += ".0";
+      out_ << s;
+      break;
+    }
+    case ValueTag::Bits: writeBitsValue(static_cast<Handle>(v.u)); break;
+    case ValueTag::Table: writeTableValue(static_cast<Handle>(v.u)); break;
+  }
+}
+
+void Interpreter::loadTable(Handle t, const std::string& path) {
+  TableData data = readTableFile(path);  // throws TableFileError with file:line
+  requireTableFits(t, data.rows, data.cols);
+  backend_.write_table(t, data.rows, data.cols, data.words.data());
+}
+
+void Interpreter::saveTable(Handle t, const std::string& path) {
+  TableData data;
+  data.rows = backend_.rows(t);
+  data.cols = backend_.cols(t);
+  backend_.read_table(t, data.words);
+  writeTableFile(path, data);
+}
+
+// ---------------------------------------------------------------- statistics
+
+void ExecutionStats::print(std::ostream& out, const std::string& backendName,
+                           const std::string& device) const {
+  char line[160];
+  out << "--- star statistics (backend " << backendName << ", " << device << ")\n";
+  std::snprintf(line, sizeof line, "%-10s %14s %14s %12s\n", "opcode", "count", "total us",
+                "us/op");
+  out << line;
+  std::uint64_t totalCount = 0, totalNanos = 0;
+  for (std::uint32_t op = 0; op < kOpCount; ++op) {
+    if (!count[op]) continue;
+    totalCount += count[op];
+    totalNanos += nanos[op];
+    std::snprintf(line, sizeof line, "%-10s %14llu %14.1f %12.3f\n",
+                  std::string(kOpInfo[op].name).c_str(),
+                  static_cast<unsigned long long>(count[op]), nanos[op] / 1e3,
+                  nanos[op] / 1e3 / static_cast<double>(count[op]));
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "%-10s %14llu %14.1f\n", "total",
+                static_cast<unsigned long long>(totalCount), totalNanos / 1e3);
+  out << line;
+}
+
+// ---------------------------------------------------------------- the loop
+
+void Interpreter::run(const Module& m, std::uint32_t entry) {
+  // Globals added since the last run (the REPL grows the module) get their storage now.
+  for (std::size_t g = globals_.size(); g < m.globals.size(); ++g) {
+    SlotKind kind = m.globals[g].kind;
+    Slot s{0};
+    if (kind == SlotKind::Bits || kind == SlotKind::Table) s.u = acquire(kind);
+    globals_.push_back(s);
+    globalKinds_.push_back(kind);
+  }
+  gInterruptRequested = false;
+  pushFrame(m, entry, 0, 0);
+  try {
+    execute(m);
+  } catch (...) {
+    while (!frames_.empty()) popFrame(m);
+    throw;
+  }
+  while (!frames_.empty()) popFrame(m);
+  out_.flush();
+}
+
+void Interpreter::execute(const Module& m) {
+  const Function* fn = &m.functions[frames_.back().function];
+  const std::uint32_t* code = fn->code.data();
+  std::uint32_t pc = 0;
+  std::uint32_t instrPc = 0;
+  auto now = [] { return std::chrono::steady_clock::now(); };
+  auto started = now();
+  std::uint32_t lastOp = kOpCount;
+
+  try {
+    for (;;) {
+      instrPc = pc;
+      const Op op = static_cast<Op>(code[pc]);
+      const std::uint32_t* a = code + pc + 1;
+      pc += instrSize(op);
+      if (statsOn_) {
+        auto t = now();
+        if (lastOp < kOpCount)
+          stats_.nanos[lastOp] += static_cast<std::uint64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(t - started).count());
+        started = t;
+        lastOp = static_cast<std::uint32_t>(op);
+        ++stats_.count[lastOp];
+      }
+      auto H = [&](int k) { return static_cast<Handle>(reg(a[k]).u); };
+      auto I = [&](int k) { return reg(a[k]).i; };
+      auto F = [&](int k) { return reg(a[k]).f; };
+      switch (op) {
+        // ---- scalars
+        case Op::LOADI: reg(a[0]).i = static_cast<std::int32_t>(a[1]); break;
+        case Op::LOADK: {
+          const Constant& k = m.constants[a[1]];
+          Slot& d = reg(a[0]);
+          if (k.tag == ValueTag::Real) d.f = k.realValue;
+          else if (k.tag == ValueTag::String) d.s = &k.text;
+          else d.i = k.intValue;
+          break;
+        }
+        case Op::MOVE: reg(a[0]) = reg(a[1]); break;
+        case Op::IADD: {
+          std::int64_t r;
+          if (__builtin_add_overflow(I(1), I(2), &r)) throw Fault("integer overflow in '+'");
+          reg(a[0]).i = r;
+          break;
+        }
+        case Op::ISUB: {
+          std::int64_t r;
+          if (__builtin_sub_overflow(I(1), I(2), &r)) throw Fault("integer overflow in '-'");
+          reg(a[0]).i = r;
+          break;
+        }
+        case Op::IMUL: {
+          std::int64_t r;
+          if (__builtin_mul_overflow(I(1), I(2), &r)) throw Fault("integer overflow in '*'");
+          reg(a[0]).i = r;
+          break;
+        }
+        case Op::IDIV:
+        case Op::IMOD: {
+          std::int64_t x = I(1), y = I(2);
+          if (y == 0) throw Fault("division by zero");
+          if (x == std::numeric_limits<std::int64_t>::min() && y == -1) {
+            if (op == Op::IDIV) throw Fault("integer overflow in 'div'");
+            reg(a[0]).i = 0;
+          } else {
+            reg(a[0]).i = op == Op::IDIV ? x / y : x % y;
+          }
+          break;
+        }
+        case Op::INEG:
+          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault("integer overflow in '-'");
+          reg(a[0]).i = -I(1);
+          break;
+        case Op::FADD: reg(a[0]).f = F(1) + F(2); break;
+        case Op::FSUB: reg(a[0]).f = F(1) - F(2); break;
+        case Op::FMUL: reg(a[0]).f = F(1) * F(2); break;
+        case Op::FDIV: reg(a[0]).f = F(1) / F(2); break;
+        case Op::FNEG: reg(a[0]).f = -F(1); break;
+        case Op::ITOF: reg(a[0]).f = static_cast<double>(I(1)); break;
+        case Op::IEQ: reg(a[0]).i = I(1) == I(2); break;
+        case Op::INE: reg(a[0]).i = I(1) != I(2); break;
+        case Op::ILT: reg(a[0]).i = I(1) < I(2); break;
+        case Op::ILE: reg(a[0]).i = I(1) <= I(2); break;
+        case Op::IGT: reg(a[0]).i = I(1) > I(2); break;
+        case Op::IGE: reg(a[0]).i = I(1) >= I(2); break;
+        case Op::FEQ: reg(a[0]).i = F(1) == F(2); break;
+        case Op::FNE: reg(a[0]).i = F(1) != F(2); break;
+        case Op::FLT: reg(a[0]).i = F(1) < F(2); break;
+        case Op::FLE: reg(a[0]).i = F(1) <= F(2); break;
+        case Op::FGT: reg(a[0]).i = F(1) > F(2); break;
+        case Op::FGE: reg(a[0]).i = F(1) >= F(2); break;
+        case Op::SEQ:
+        case Op::SNE: {
+          const std::string* x = reg(a[1]).s;
+          const std::string* y = reg(a[2]).s;
+          bool eq = (x ? *x : kEmpty) == (y ? *y : kEmpty);
+          reg(a[0]).i = op == Op::SEQ ? eq : !eq;
+          break;
+        }
+        case Op::NOT: reg(a[0]).i = !I(1); break;
+        case Op::AND: reg(a[0]).i = I(1) && I(2); break;
+        case Op::OR: reg(a[0]).i = I(1) || I(2); break;
+        case Op::XOR: reg(a[0]).i = (I(1) != 0) != (I(2) != 0); break;
+
+        // ---- control
+        case Op::JMP: pc = a[0]; break;
+        case Op::JMPF: if (!I(0)) pc = a[1]; break;
+        case Op::JMPT: if (I(0)) pc = a[1]; break;
+        case Op::CALL: {
+          if (gInterruptRequested) throw Fault("interrupted");
+          frames_.back().pc = pc;
+          std::size_t argBase = base_ + a[1];
+          pushFrame(m, a[0], argBase, a[2]);
+          fn = &m.functions[a[0]];
+          code = fn->code.data();
+          pc = 0;
+          break;
+        }
+        case Op::RET: {
+          if (frames_.size() == 1) {  // returning from the entry function ends the program
+            backend_.synchronize();
+            return;
+          }
+          Frame done = frames_.back();
+          const Function& callee = *fn;
+          Slot result{0};
+          if (callee.resultReg >= 0) result = stack_[done.base + static_cast<std::uint32_t>(callee.resultReg)];
+          // Hand the result to the caller's register before the callee's storage goes back.
+          Frame& caller = frames_[frames_.size() - 2];
+          std::size_t savedBase = base_;
+          base_ = caller.base;
+          if (callee.resultReg >= 0) {
+            Slot& dst = reg(done.resultDst);
+            if (callee.resultKind == SlotKind::Bits) {
+              Handle d = static_cast<Handle>(dst.u), s = static_cast<Handle>(result.u);
+              requireBitsFit(d, backend_.length(s));
+              backend_.copy_bits(d, s);
+            } else {
+              dst = result;
+            }
+          }
+          base_ = savedBase;
+          popFrame(m);
+          fn = &m.functions[frames_.back().function];
+          code = fn->code.data();
+          pc = frames_.back().pc;
+          break;
+        }
+        case Op::MKREF: reg(a[0]).u = makeRef(a[1]); break;
+        case Op::LDREF: reg(a[0]) = deref(reg(a[1]).u); break;
+        case Op::STREF: deref(reg(a[0]).u) = reg(a[1]); break;
+        case Op::CHKSTEP:
+          if (gInterruptRequested) throw Fault("interrupted");
+          break;
+        case Op::HALT:
+          if (statsOn_ && lastOp < kOpCount)
+            stats_.nanos[lastOp] += static_cast<std::uint64_t>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(now() - started).count());
+          backend_.synchronize();
+          return;
+
+        // ---- output and environment
+        case Op::WRITE: writeValue(static_cast<ValueTag>(a[1]), reg(a[0])); break;
+        case Op::WRITELN: out_ << '\n'; break;
+        case Op::PCOUNT: reg(a[0]).i = static_cast<std::int64_t>(args_.size()); break;
+        case Op::PSTR: {
+          std::int64_t i = I(1);
+          if (i < 0 || static_cast<std::uint64_t>(i) > args_.size())
+            throw Fault("ParamStr(" + std::to_string(i) + "): there are " + str(args_.size()) +
+                        " program arguments");
+          // ParamStr(0) is the program, as in Pascal: the first stored argument.
+          reg(a[0]).s = i == 0 ? &kEmpty : &args_[static_cast<std::size_t>(i - 1)];
+          break;
+        }
+        case Op::STOI: {
+          const std::string* s = reg(a[1]).s;
+          const std::string& text = s ? *s : kEmpty;
+          std::int64_t v = 0;
+          auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+          if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+            throw Fault("StrToInt: '" + text.substr(0, 40) + "' is not an integer");
+          reg(a[0]).i = v;
+          break;
+        }
+
+        // ---- bit vectors
+        case Op::BNEW: {
+          std::int64_t n = I(1);
+          if (n < 0) throw Fault("a length cannot be negative (" + std::to_string(n) + ")");
+          Handle h = H(0);
+          backend_.resize_bits(h, static_cast<std::uint64_t>(n));
+          fixed_[h] = static_cast<std::uint8_t>(a[2]);
+          break;
+        }
+        case Op::BCONST: bitsFromConstant(H(0), m.constants[a[1]].text); break;
+        case Op::BCOPY:
+          if (H(0) != H(1)) {
+            requireBitsFit(H(0), backend_.length(H(1)));
+            backend_.copy_bits(H(0), H(1));
+          }
+          break;
+        case Op::BFILL: backend_.fill(H(0), a[1] != 0); break;
+        case Op::BAND:
+        case Op::BOR:
+        case Op::BXOR: {
+          const char* name = op == Op::BAND ? "'and'" : op == Op::BOR ? "'or'" : "'xor'";
+          requireSameLength(H(1), H(2), name);
+          reshapeBits(H(0), backend_.length(H(1)));
+          backend_.bitwise(op == Op::BAND ? BitOp::And : op == Op::BOR ? BitOp::Or : BitOp::Xor,
+                           H(0), H(1), H(2));
+          break;
+        }
+        case Op::BNOT:
+          reshapeBits(H(0), backend_.length(H(1)));
+          backend_.bit_not(H(0), H(1));
+          break;
+        case Op::BFRST:
+          reshapeBits(H(0), backend_.length(H(1)));
+          backend_.first_only(H(0), H(1));
+          break;
+        case Op::BFND: reg(a[0]).i = backend_.find_first(H(1)) + 1; break;
+        case Op::BSTEP: reg(a[0]).i = backend_.step(H(1)) + 1; break;
+        case Op::BNUMB: reg(a[0]).i = static_cast<std::int64_t>(backend_.count(H(1))); break;
+        case Op::BSOME: reg(a[0]).i = backend_.any(H(1)); break;
+        case Op::BGET: {
+          std::uint64_t i = index(I(2), backend_.length(H(1)), "index");
+          reg(a[0]).i = backend_.get_bit(H(1), i);
+          break;
+        }
+        case Op::BSET: {
+          std::uint64_t i = index(I(1), backend_.length(H(0)), "index");
+          std::int64_t v = I(2);
+          if (v != 0 && v != 1) throw Fault("a component is 0 or 1, not " + std::to_string(v));
+          backend_.set_bit(H(0), i, v == 1);
+          break;
+        }
+        case Op::BLEN: reg(a[0]).i = static_cast<std::int64_t>(backend_.length(H(1))); break;
+        case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE: {
+          requireSameLength(H(1), H(2), "comparison");
+          int c = backend_.compare(H(1), H(2));
+          bool r = op == Op::WEQ ? c == 0 : op == Op::WNE ? c != 0 : op == Op::WLT ? c < 0
+                 : op == Op::WLE ? c <= 0 : op == Op::WGT ? c > 0 : c >= 0;
+          reg(a[0]).i = r;
+          break;
+        }
+        case Op::WADD:
+        case Op::WSUB:
+          requireSameLength(H(1), H(2), op == Op::WADD ? "ADD" : "SUBT");
+          reshapeBits(H(0), backend_.length(H(1)));
+          if (op == Op::WADD) backend_.add(H(0), H(1), H(2));
+          else backend_.sub(H(0), H(1), H(2));
+          break;
+        case Op::WTRIM: {
+          std::uint64_t len = backend_.length(H(3));
+          std::uint64_t i = index(I(1), len, "TRIM start");
+          std::uint64_t j = index(I(2), len, "TRIM end");
+          if (j < i)
+            throw Fault("TRIM start " + str(i + 1) + " is after its end " + str(j + 1));
+          reshapeBits(H(0), j - i + 1);
+          backend_.trim(H(0), H(3), i, j - i + 1);
+          break;
+        }
+        case Op::WREP: {
+          std::uint64_t len = backend_.length(H(3));
+          std::uint64_t i = index(I(0), len, "REP start");
+          std::uint64_t j = index(I(1), len, "REP end");
+          if (j < i) throw Fault("REP start " + str(i + 1) + " is after its end " + str(j + 1));
+          if (backend_.length(H(2)) != j - i + 1)
+            throw Fault("size mismatch: REP(" + str(i + 1) + ", " + str(j + 1) + ", ...) replaces " +
+                        str(j - i + 1) + " bits but the word has " + str(backend_.length(H(2))));
+          backend_.replace(H(3), i, H(2));
+          break;
+        }
+        case Op::WBIN: {
+          std::int64_t n = I(1), k = I(2);
+          if (k < 1) throw Fault("BIN needs a length of at least 1, not " + std::to_string(k));
+          if (n < 0) throw Fault("BIN(" + std::to_string(n) + ", ...): negative numbers have no unsigned binary form");
+          if (k < 63 && n >= (std::int64_t{1} << k))
+            throw Fault("BIN(" + std::to_string(n) + ", " + std::to_string(k) + "): " +
+                        std::to_string(n) + " does not fit in " + std::to_string(k) + " bits");
+          Handle d = H(0);
+          requireBitsFit(d, static_cast<std::uint64_t>(k));
+          scratch_.assign(words_for_bits(static_cast<std::uint64_t>(k)), 0);
+          for (std::int64_t b = 0; b < 63 && b < k; ++b)
+            if ((n >> b) & 1) {
+              std::uint64_t pos = static_cast<std::uint64_t>(k - 1 - b);  // bit 1 is the MSB
+              scratch_[pos / 64] |= 1ull << (pos % 64);
+            }
+          backend_.write_bits(d, static_cast<std::uint64_t>(k), scratch_.data());
+          break;
+        }
+        case Op::WVAL: {
+          std::uint64_t len = backend_.length(H(1));
+          if (len > 63) throw Fault("VAL needs a word of at most 63 bits; this one has " + str(len));
+          backend_.read_bits(H(1), scratch_);
+          std::int64_t v = 0;
+          for (std::uint64_t i = 0; i < len; ++i)
+            v = (v << 1) | static_cast<std::int64_t>((scratch_[i / 64] >> (i % 64)) & 1);
+          reg(a[0]).i = v;
+          break;
+        }
+
+        // ---- tables
+        case Op::TNEW: {
+          std::int64_t r = I(1), c = I(2);
+          if (r < 0 || c < 0)
+            throw Fault("a table cannot have a negative size (" + std::to_string(r) + " x " +
+                        std::to_string(c) + ")");
+          Handle h = H(0);
+          backend_.resize_table(h, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c));
+          fixed_[h] = static_cast<std::uint8_t>(a[3]);
+          break;
+        }
+        case Op::TCOPY:
+          if (H(0) != H(1)) {
+            requireTableFits(H(0), backend_.rows(H(1)), backend_.cols(H(1)));
+            backend_.copy_table(H(0), H(1));
+          }
+          break;
+        case Op::TEQ: {
+          Handle x = H(1), y = H(2);
+          bool eq = backend_.rows(x) == backend_.rows(y) && backend_.cols(x) == backend_.cols(y);
+          if (eq && x != y) {
+            std::vector<std::uint64_t> other;
+            backend_.read_table(x, scratch_);
+            backend_.read_table(y, other);
+            eq = scratch_ == other;
+          }
+          reg(a[0]).i = eq;
+          break;
+        }
+        case Op::TROWS: reg(a[0]).i = static_cast<std::int64_t>(backend_.rows(H(1))); break;
+        case Op::TCOLS: reg(a[0]).i = static_cast<std::int64_t>(backend_.cols(H(1))); break;
+        case Op::TGETCOL: {
+          Handle t = H(1);
+          std::uint64_t j = index(I(2), backend_.cols(t), "column");
+          reshapeBits(H(0), backend_.rows(t));
+          backend_.get_col(H(0), t, j);
+          break;
+        }
+        case Op::TSETCOL: {
+          Handle t = H(0);
+          std::uint64_t j = index(I(1), backend_.cols(t), "column");
+          if (backend_.length(H(2)) != backend_.rows(t))
+            throw Fault("size mismatch: the table has " + str(backend_.rows(t)) +
+                        " rows but the slice has " + str(backend_.length(H(2))) + " bits");
+          backend_.set_col(t, j, H(2));
+          break;
+        }
+        case Op::TGETROW: {
+          Handle t = H(1);
+          std::uint64_t i = index(I(2), backend_.rows(t), "row");
+          reshapeBits(H(0), backend_.cols(t));
+          backend_.get_row(H(0), t, i);
+          break;
+        }
+        case Op::TSETROW: {
+          Handle t = H(0);
+          std::uint64_t i = index(I(1), backend_.rows(t), "row");
+          if (backend_.length(H(2)) != backend_.cols(t))
+            throw Fault("size mismatch: the table has " + str(backend_.cols(t)) +
+                        " columns but the word has " + str(backend_.length(H(2))) + " bits");
+          backend_.set_row(t, i, H(2));
+          break;
+        }
+        case Op::TLOAD: {
+          const std::string* path = reg(a[1]).s;
+          loadTable(H(0), path ? *path : kEmpty);
+          break;
+        }
+        case Op::TSAVE: {
+          const std::string* path = reg(a[1]).s;
+          saveTable(H(0), path ? *path : kEmpty);
+          break;
+        }
+        case Op::Count_:
+          throw Fault("invalid opcode");
+      }
+    }
+  } catch (const RuntimeError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // Fault, BackendError (out of memory, device faults), TableFileError: locate it.
+    out_.flush();
+    throw RuntimeError(fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc], e.what());
+  }
+}
+
+}  // namespace star

@@ -1,0 +1,114 @@
+// The bytecode interpreter: scalar control flow on the host, every slice, word and table
+// primitive dispatched to a Backend. Runtime errors carry the Star source location.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "frontend/diag/SourceLoc.h"
+#include "vm/backend/Backend.h"
+#include "vm/bytecode/Module.h"
+
+namespace star {
+
+// A Star runtime error ("index out of range", "size mismatch", ...), located in the source.
+struct RuntimeError : std::runtime_error {
+  RuntimeError(SourceLoc where, const std::string& message)
+      : std::runtime_error(message), loc(where) {}
+  SourceLoc loc;
+};
+
+// Set from a signal handler (Ctrl-C in the REPL); polled at loop back-edges and calls.
+extern std::atomic<bool> gInterruptRequested;
+
+// Per-opcode execution counts and host time (`star run --stats`).
+struct ExecutionStats {
+  std::array<std::uint64_t, kOpCount> count{};
+  std::array<std::uint64_t, kOpCount> nanos{};
+  void print(std::ostream& out, const std::string& backendName, const std::string& device) const;
+};
+
+class Interpreter {
+ public:
+  Interpreter(Backend& backend, std::ostream& out);
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  void setArguments(std::vector<std::string> args) { args_ = std::move(args); }
+  void enableStats(bool on) { statsOn_ = on; }
+  const ExecutionStats& stats() const { return stats_; }
+  Backend& backend() { return backend_; }
+
+  // Runs function `entry` of the module (normally m.entry) to completion. The module may have
+  // grown since the last call (the REPL appends to it); new globals are allocated. Throws
+  // RuntimeError. After an error the interpreter is still usable.
+  void run(const Module& m, std::uint32_t entry);
+
+  // Global slots, for the REPL (printing values, moving them between backends).
+  union Slot {
+    std::int64_t i;
+    double f;
+    std::uint64_t u;
+    const std::string* s;
+  };
+  std::vector<Slot>& globals() { return globals_; }
+  void writeValue(ValueTag tag, Slot v);  // as `write` prints it
+  void releaseGlobals();                  // hands every global handle back to the backend
+
+ private:
+  struct Frame {
+    std::uint32_t function;
+    std::size_t base;     // first register in stack_
+    std::uint32_t pc;     // where to continue (saved on call)
+    std::uint32_t resultDst;  // caller's operand for a function result
+    std::size_t ownedBegin;   // first entry of this frame in owned_
+  };
+
+  void execute(const Module& m);
+  Slot& reg(std::uint32_t operand) {
+    return (operand & kGlobalBit) ? globals_[operand & ~kGlobalBit] : stack_[base_ + operand];
+  }
+  Slot& deref(std::uint64_t ref);
+  std::uint64_t makeRef(std::uint32_t operand);
+  void pushFrame(const Module& m, std::uint32_t fn, std::size_t argBase, std::uint32_t resultDst);
+  void popFrame(const Module& m);
+  Handle acquire(SlotKind kind);
+  void release(Handle h, SlotKind kind);
+
+  // checked helpers (throw std::runtime_error; execute() adds the location)
+  std::uint64_t index(std::int64_t i, std::uint64_t limit, const char* what);
+  void requireSameLength(Handle a, Handle b, const char* op);
+  void reshapeBits(Handle dst, std::uint64_t length);  // honours fixed sizes
+  void requireBitsFit(Handle dst, std::uint64_t length);
+  void requireTableFits(Handle dst, std::uint64_t rows, std::uint64_t cols);
+  void writeBitsValue(Handle h);
+  void writeTableValue(Handle h);
+  void loadTable(Handle t, const std::string& path);
+  void saveTable(Handle t, const std::string& path);
+  void bitsFromConstant(Handle dst, const std::string& bits);
+
+  Backend& backend_;
+  std::ostream& out_;
+  std::vector<std::string> args_;
+  std::vector<Slot> globals_;
+  std::vector<SlotKind> globalKinds_;
+  std::vector<Slot> stack_;
+  std::vector<Frame> frames_;
+  std::vector<std::pair<Handle, SlotKind>> owned_;  // handles owned by live frames
+  std::vector<Handle> freeBits_, freeTables_;       // released handles, kept with their capacity
+  std::vector<std::uint8_t> fixed_;                 // per handle: shape fixed by a declaration
+  std::size_t base_ = 0;
+  bool statsOn_ = false;
+  ExecutionStats stats_;
+  std::vector<std::uint64_t> scratch_;
+  static constexpr std::size_t kMaxFrames = 100000;
+};
+
+}  // namespace star
