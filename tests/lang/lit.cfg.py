@@ -1,0 +1,29 @@
+# lit configuration for the Star golden tests (tests/lang). Each .star file carries RUN lines:
+#   // RUN: %run %s | FileCheck %s            run on the selected backend, check stdout
+#   // RUN: not %check %s 2>&1 | FileCheck %s  a program that must be rejected
+# Substitutions: %star (the driver), %run (star run --backend=B), %check, %dis, %repl,
+# %inputs (tests/lang/Inputs).
+import os
+import lit.formats
+
+config.name = "star-lang"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".star", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+
+star = lit_config.params.get("star")
+backend = lit_config.params.get("backend", "cpu")
+llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-14/bin")
+if not star:
+    lit_config.fatal("pass --param star=/path/to/star")
+config.test_exec_root = lit_config.params.get("exec_root", os.path.join(os.path.dirname(star), "lit-" + backend))
+
+config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%run", f"{star} run --backend={backend}"))
+config.substitutions.append(("%check", f"{star} check"))
+config.substitutions.append(("%dis", f"{star} dis"))
+config.substitutions.append(("%repl", f"{star} repl --backend={backend}"))
+config.substitutions.append(("%star", star))
+config.available_features.add("backend-" + backend)
