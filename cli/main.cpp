@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli/Commands.h"
-#include "cli/LargeStack.h"
+#include "frontend/driver/LargeStack.h"
 
 #ifndef STAR_STDLIB_DIR
 #define STAR_STDLIB_DIR ""

@@ -1,4 +1,4 @@
-#include "cli/LargeStack.h"
+#include "frontend/driver/LargeStack.h"
 
 #include <pthread.h>
 
