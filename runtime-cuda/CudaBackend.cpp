@@ -262,8 +262,7 @@ class CudaBackend final : public Backend {
 
   void copy_device(std::uint64_t* dst, const std::uint64_t* src, std::uint64_t words) {
     if (words == 0) return;
-    check(cudaMemcpyAsync(dst, src, words * kElementBytes, cudaMemcpyDeviceToDevice,
-                          ctx_.stream()),
+    check(cudaMemcpyAsync(dst, src, words * kElementBytes, cudaMemcpyDeviceToDevice, ctx_.stream()),
           "device copy");
   }
 
@@ -272,8 +271,8 @@ class CudaBackend final : public Backend {
   void read(const Slot& s, std::vector<std::uint64_t>& out) {
     out.resize(s.words());
     if (!out.empty()) {
-      check(cudaMemcpyAsync(out.data(), s.data, out.size() * kElementBytes,
-                            cudaMemcpyDeviceToHost, ctx_.stream()),
+      check(cudaMemcpyAsync(out.data(), s.data, out.size() * kElementBytes, cudaMemcpyDeviceToHost,
+                            ctx_.stream()),
             "read");
     }
     ctx_.synchronize();

@@ -21,13 +21,14 @@ void check_alloc(cudaError_t err, std::uint64_t bytes) {
   if (err == cudaSuccess) return;
   cudaGetLastError();
   if (err == cudaErrorMemoryAllocation) {
-    throw BackendError("GPU out of memory: could not allocate " + std::to_string(bytes) +
-                       " bytes");
+    throw BackendError("GPU out of memory: could not allocate " + std::to_string(bytes) + " bytes");
   }
   throw BackendError("CUDA error allocating " + std::to_string(bytes) +
                      " bytes: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
 }
 
-void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
+void check_launch(const char* kernel) {
+  check(cudaGetLastError(), kernel);
+}
 
 }  // namespace star::cuda

@@ -58,7 +58,9 @@ DeviceContext::DeviceContext() {
   cleanup.armed = false;
 }
 
-DeviceContext::~DeviceContext() { teardown(); }
+DeviceContext::~DeviceContext() {
+  teardown();
+}
 
 void DeviceContext::teardown() noexcept {
   // Errors are ignored: a destructor cannot report them, and after a device fault every call
@@ -98,6 +100,8 @@ const std::uint64_t* DeviceContext::fetch(const std::uint64_t* device_words, int
   return pinned_;
 }
 
-void DeviceContext::synchronize() { check(cudaStreamSynchronize(launch_.stream), "synchronize"); }
+void DeviceContext::synchronize() {
+  check(cudaStreamSynchronize(launch_.stream), "synchronize");
+}
 
 }  // namespace star::cuda

@@ -27,11 +27,13 @@ bool fail(std::string* why_not, std::string why) {
 bool cuda_device_available(std::string* why_not) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) return fail(why_not, "no usable CUDA driver or device (" + describe(err) + ")");
+  if (err != cudaSuccess)
+    return fail(why_not, "no usable CUDA driver or device (" + describe(err) + ")");
   if (count == 0) return fail(why_not, "no CUDA device");
   int device = 0;
   err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return fail(why_not, "cannot select a CUDA device (" + describe(err) + ")");
+  if (err != cudaSuccess)
+    return fail(why_not, "cannot select a CUDA device (" + describe(err) + ")");
   int pools = 0;
   err = cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device);
   if (err != cudaSuccess || pools == 0) {

@@ -158,7 +158,8 @@ struct Symbol {
   Shape shape;          // statically known size of a variable (or constant)
   bool byRef = false;   // var parameter
   bool sized = false;   // declared with a size: its length/shape never changes
-  bool used = false;
+  bool used = false;      // read somewhere
+  bool assigned = false;  // written somewhere
   // Constants: the folded value.
   std::int64_t intValue = 0;
   double realValue = 0;

@@ -42,6 +42,8 @@ std::string Diagnostics::format(const SourceManager& sources, SourceLoc loc,
       start = col > kWidth / 2 ? col - kWidth / 2 : 0;
       text = text.substr(start, kWidth);
     }
+    for (char& c : text)  // never echo control bytes of a binary file to the terminal
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = '?';
     std::string caret;
     for (std::size_t i = start; i < col && i - start < text.size(); ++i)
       caret += text[i - start] == '\t' ? '\t' : ' ';

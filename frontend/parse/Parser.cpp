@@ -1,6 +1,7 @@
 #include "frontend/parse/Parser.h"
 
 #include <cctype>
+#include <cstdio>
 
 #include "StarLexer.h"
 #include "StarParser.h"
@@ -110,12 +111,49 @@ class DepthGuard : public antlr4::tree::ParseTreeListener {
   int depth_ = 0;
 };
 
+// The ANTLR runtime decodes UTF-8 and throws on invalid input; find the first bad byte first.
+// Returns the byte offset of the first invalid sequence, or npos.
+std::size_t firstInvalidUtf8(const std::string& s) {
+  std::size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n) return i;
+    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k < len; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc >> 6) != 0x2) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += len;
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
                                      ParseMode mode, Diagnostics& diags) {
   int errorsBefore = diags.errorCount();
-  antlr4::ANTLRInputStream input(sources.text(file));
+  const std::string& text = sources.text(file);
+  if (std::size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
+    std::uint32_t line = 1, col = 1;
+    for (std::size_t i = 0; i < bad; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+        ++col;
+      }
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(text[bad]));
+    diags.error({file, line, col}, std::string("this is not a text file: invalid UTF-8 byte 0x") + buf);
+    return nullptr;
+  }
+  antlr4::ANTLRInputStream input(text);
   StarLexer lexer(&input);
   lexer.removeErrorListeners();  // BAD_CHAR tokens reach the parser and are reported there
   antlr4::CommonTokenStream tokens(&lexer);

@@ -264,7 +264,8 @@ void Checker::checkRoutineBody(Routine& r) {
 void Checker::warnUnused(const std::vector<std::unique_ptr<Symbol>>& symbols) {
   for (auto& s : symbols)
     if (!s->used && (s->kind == SymbolKind::Local || s->kind == SymbolKind::Global))
-      diags_.warning(s->loc, "variable " + quote(s->name) + " is declared but never used");
+      diags_.warning(s->loc, "variable " + quote(s->name) +
+                                 (s->assigned ? " is assigned but never used" : " is declared but never used"));
 }
 
 bool Checker::checkDecls(Program& p) {
@@ -455,6 +456,7 @@ void Checker::assign(AssignStmt& s) {
     n.symbol = sym;
     n.type = sym->type;
     n.shape = sym->shape;
+    sym->assigned = true;
     if (sym->kind == SymbolKind::Const) {
       diags_.error(n.loc, "cannot assign to constant " + quote(sym->name));
       return;

@@ -15,7 +15,9 @@ namespace star::cuda {
 inline constexpr std::uint64_t kAllOnes = ~std::uint64_t{0};
 
 // Elements holding `bits` bits (words_for_bits, callable on the device).
-STAR_HD std::uint64_t elements_for(std::uint64_t bits) { return (bits + 63) / 64; }
+STAR_HD std::uint64_t elements_for(std::uint64_t bits) {
+  return (bits + 63) / 64;
+}
 
 // The valid bits of the last element of a vector of `bits` bits (all ones when bits % 64 == 0).
 STAR_HD std::uint64_t tail_mask(std::uint64_t bits) {

@@ -82,18 +82,20 @@ __global__ void mask_tails_kernel(std::uint64_t* data, std::uint64_t col_words, 
   }
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+bool aligned16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
 
 template <class Op>
 void run(const Launch& launch, const Op& op, std::uint64_t* dst, const std::uint64_t* a,
          const std::uint64_t* b, std::uint64_t n, std::uint64_t last_mask) {
   if (n == 0) return;
-  const bool pairs = aligned16(dst) && (Op::kArity < 1 || aligned16(a)) &&
-                     (Op::kArity < 2 || aligned16(b));
+  const bool pairs =
+      aligned16(dst) && (Op::kArity < 1 || aligned16(a)) && (Op::kArity < 2 || aligned16(b));
   if (pairs) {
     const unsigned grid = grid_for(launch, (n + 1) / 2, kPairsPerThread);
     elementwise_pairs_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(op, dst, a, b, n,
-                                                                         last_mask);
+                                                                        last_mask);
   } else {
     const unsigned grid = grid_for(launch, n, 2 * kPairsPerThread);
     elementwise_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(op, dst, a, b, n, last_mask);
@@ -116,8 +118,8 @@ void launch_not(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a
 void launch_mask_tails(const Launch& launch, std::uint64_t* data, std::uint64_t col_words,
                        std::uint64_t cols, std::uint64_t last_mask) {
   if (col_words == 0 || cols == 0) return;
-  mask_tails_kernel<<<grid_for(launch, cols), kBlockThreads, 0, launch.stream>>>(
-      data, col_words, cols, last_mask);
+  mask_tails_kernel<<<grid_for(launch, cols), kBlockThreads, 0, launch.stream>>>(data, col_words,
+                                                                                 cols, last_mask);
   check_launch("mask_tails kernel");
 }
 

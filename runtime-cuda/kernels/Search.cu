@@ -127,8 +127,8 @@ void launch_keep_found(const Launch& launch, std::uint64_t* dst, std::uint64_t n
   check_launch("first_only kernel");
 }
 
-void launch_decide_compare(const Launch& launch, const std::uint64_t* a,
-                           const std::uint64_t* found, std::uint64_t* result) {
+void launch_decide_compare(const Launch& launch, const std::uint64_t* a, const std::uint64_t* found,
+                           std::uint64_t* result) {
   decide_compare_kernel<<<1, 1, 0, launch.stream>>>(a, found, result);
   check_launch("compare kernel");
 }

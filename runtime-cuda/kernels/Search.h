@@ -29,7 +29,7 @@ void launch_clear_found(const Launch& launch, std::uint64_t* v, const std::uint6
 void launch_keep_found(const Launch& launch, std::uint64_t* dst, std::uint64_t n,
                        const std::uint64_t* found);
 // *result := compare(a, b) as int64 (-1, 0, 1), *found being their first difference.
-void launch_decide_compare(const Launch& launch, const std::uint64_t* a,
-                           const std::uint64_t* found, std::uint64_t* result);
+void launch_decide_compare(const Launch& launch, const std::uint64_t* a, const std::uint64_t* found,
+                           std::uint64_t* result);
 
 }  // namespace star::cuda

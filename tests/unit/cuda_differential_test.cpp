@@ -182,7 +182,9 @@ class CudaDifferentialTest : public ::testing::Test {
   std::mt19937_64 rng_{0x5eed5a17};
 };
 
-std::string at(std::uint64_t len) { return "length " + std::to_string(len); }
+std::string at(std::uint64_t len) {
+  return "length " + std::to_string(len);
+}
 
 TEST_F(CudaDifferentialTest, NameAndDevice) {
   EXPECT_EQ(gpu_->name(), "cuda");
@@ -240,8 +242,8 @@ TEST_F(CudaDifferentialTest, WriteReadRoundTrip) {
     ASSERT_TRUE(same(v));
     destroy(v);
   }
-  for (auto [rows, cols] : {std::pair<std::uint64_t, std::uint64_t>{1, 1}, {63, 5}, {65, 70},
-                            {200000, 2}, {1, 300}}) {
+  for (auto [rows, cols] :
+       {std::pair<std::uint64_t, std::uint64_t>{1, 1}, {63, 5}, {65, 70}, {200000, 2}, {1, 300}}) {
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
     Words w(cols * words_for_bits(rows));
     for (auto& x : w) x = rng_();  // stray bits in every column's last element
@@ -519,9 +521,9 @@ TEST_F(CudaDifferentialTest, AddSub) {
 
 TEST_F(CudaDifferentialTest, Tables) {
   const std::pair<std::uint64_t, std::uint64_t> shapes[] = {
-      {1, 1},    {1, 63},   {1, 64},   {1, 65},  {1, 130},    {1, 1000},  {63, 1},
-      {64, 1},   {65, 1},   {200000, 1}, {130, 70}, {64, 64}, {3, 2000}, {1000, 300},
-      {70000, 70}, {100, 1}, {127, 33}, {5, 0},   {0, 5},      {0, 0}};
+      {1, 1},      {1, 63},  {1, 64},     {1, 65},   {1, 130}, {1, 1000}, {63, 1},
+      {64, 1},     {65, 1},  {200000, 1}, {130, 70}, {64, 64}, {3, 2000}, {1000, 300},
+      {70000, 70}, {100, 1}, {127, 33},   {5, 0},    {0, 5},   {0, 0}};
   for (auto [rows, cols] : shapes) {
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
     const Pair t = table(rows, cols);
@@ -700,8 +702,10 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
             break;
         }
       };
-      run(*cpu_, [](Pair p) { return p.cpu; }, cpu_results);
-      run(*gpu_, [](Pair p) { return p.gpu; }, gpu_results);
+      const auto on_cpu = [](Pair p) { return p.cpu; };
+      const auto on_gpu = [](Pair p) { return p.gpu; };
+      run(*cpu_, on_cpu, cpu_results);
+      run(*gpu_, on_gpu, gpu_results);
     }
     EXPECT_EQ(cpu_results, gpu_results);
     for (const Pair& x : v) ASSERT_TRUE(same(x));
