@@ -1,6 +1,13 @@
 // The Backend implementation: host-side bookkeeping (shapes, handles, capacity) and the order of
 // launches for each primitive. Every primitive is queued on the context's single stream, so
 // program order is stream order; only the primitives that return a value wait for the device.
+//
+//   HandleTable.h       handle -> shape, capacity, device pointer (host only)
+//   DeviceContext.*     stream, stream-ordered memory pool, result scratch + pinned mirror
+//   CudaCheck.*         CUDA errors -> BackendError
+//   DeviceProbe.cu      cuda_device_available
+//   kernels/            device-wide entry points, one family per file (Launch.h: grid sizing,
+//                       BitMath.h: element arithmetic shared with host checks)
 #include "runtime-cuda/CudaBackend.h"
 
 #include <cuda_runtime_api.h>

@@ -663,6 +663,19 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       emit(b == Builtin::Load ? Op::TLOAD : Op::TSAVE, {t, path}, loc);
       return 0;
     }
+    case Builtin::LoadGraph:
+      emit(Op::TLOADG, {varOperand(0), expr(arg(1))}, loc);
+      return 0;
+    case Builtin::LoadEdges: {
+      std::uint32_t path = expr(arg(1));
+      std::uint32_t vbits = temp(SlotKind::Scalar), wbits = temp(SlotKind::Scalar);
+      emit(Op::TLOADE, {varOperand(0), path, vbits, wbits}, loc);
+      for (int k = 2; k <= 3; ++k) {
+        Symbol& s = *static_cast<NameExpr*>(arg(k))->symbol;
+        emit(s.byRef ? Op::STREF : Op::MOVE, {operand(s), k == 2 ? vbits : wbits}, loc);
+      }
+      return 0;
+    }
     case Builtin::Write:
     case Builtin::Writeln:
       for (auto& a : e.args) {

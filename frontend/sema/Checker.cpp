@@ -73,6 +73,7 @@ bool isStatementLikeBuiltin(Builtin b) {
   switch (b) {
     case Builtin::Set: case Builtin::Clr: case Builtin::Rep: case Builtin::Load:
     case Builtin::Save: case Builtin::Write: case Builtin::Writeln:
+    case Builtin::LoadGraph: case Builtin::LoadEdges:
       return true;
     default:
       return false;
@@ -884,6 +885,24 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
       ok &= expectType(arg(1), Type::String, "the file name of " + nm);
       if (!ok) return Type::Error;
       if (b == Builtin::Load) expectVariable(arg(0), "the table of LOAD");
+      return Type::Void;
+    }
+    case Builtin::LoadGraph: {
+      bool ok = expectTable(arg(0), "the first argument of LOADGRAPH");
+      ok &= expectType(arg(1), Type::String, "the file name of LOADGRAPH");
+      if (ok) expectVariable(arg(0), "the table of LOADGRAPH");
+      return Type::Void;
+    }
+    case Builtin::LoadEdges: {
+      bool ok = expectTable(arg(0), "the first argument of LOADEDGES");
+      ok &= expectType(arg(1), Type::String, "the file name of LOADEDGES");
+      ok &= expectType(arg(2), Type::Integer, "the third argument of LOADEDGES");
+      ok &= expectType(arg(3), Type::Integer, "the fourth argument of LOADEDGES");
+      if (ok) {
+        expectVariable(arg(0), "the table of LOADEDGES");
+        expectVariable(arg(2), "the third argument of LOADEDGES");
+        expectVariable(arg(3), "the fourth argument of LOADEDGES");
+      }
       return Type::Void;
     }
     case Builtin::Write:

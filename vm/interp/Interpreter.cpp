@@ -7,6 +7,7 @@
 #include <limits>
 #include <ostream>
 
+#include "vm/io/GraphFiles.h"
 #include "vm/io/TableText.h"
 
 namespace star {
@@ -647,6 +648,23 @@ void Interpreter::execute(const Module& m) {
         case Op::TSAVE: {
           const std::string* path = reg(a[1]).s;
           saveTable(H(0), path ? *path : kEmpty);
+          break;
+        }
+        case Op::TLOADG: {
+          const std::string* path = reg(a[1]).s;
+          TableData t = adjacencyTable(readGraphFile(path ? *path : kEmpty));
+          requireTableFits(H(0), t.rows, t.cols);
+          backend_.write_table(H(0), t.rows, t.cols, t.words.data());
+          break;
+        }
+        case Op::TLOADE: {
+          const std::string& path = reg(a[1]).s ? *reg(a[1]).s : kEmpty;
+          std::uint64_t vbits = 0, wbits = 0;
+          TableData t = edgeListTable(readGraphFile(path), vbits, wbits, path);
+          requireTableFits(H(0), t.rows, t.cols);
+          backend_.write_table(H(0), t.rows, t.cols, t.words.data());
+          reg(a[2]).i = static_cast<std::int64_t>(vbits);
+          reg(a[3]).i = static_cast<std::int64_t>(wbits);
           break;
         }
         case Op::Count_:
