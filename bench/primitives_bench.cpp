@@ -1,0 +1,169 @@
+// Every backend primitive at n = 100, 1000, 5000, 10^5 and 10^7 rows, on each available backend:
+// the issue cost (many back-to-back calls, then one synchronize, per call) and, for primitives
+// that return a value, the round-trip cost (per call, each waiting for its value). Printed as
+// Markdown beside the paper's Table 1 and the launch floor measured in the same run.
+//   usage: primitives_bench [--cpu-only] [--sizes n,n,...]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime-cpu/CpuBackend.h"
+#ifdef STAR_HAVE_CUDA
+#include "bench/LaunchFloor.h"
+#include "runtime-cuda/CudaBackend.h"
+#endif
+
+using namespace star;
+
+namespace {
+
+struct Fixture {
+  Backend& b;
+  std::uint64_t n;
+  Handle x, y, z, w, v, t, row;
+  std::uint64_t cols;
+  Fixture(Backend& be, std::uint64_t rows) : b(be), n(rows) {
+    std::mt19937_64 rng(rows);
+    std::vector<std::uint64_t> bits(words_for_bits(n));
+    for (auto& e : bits) e = rng();
+    if (n % 64) bits.back() &= (1ull << (n % 64)) - 1;
+    x = b.create_bits();
+    y = b.create_bits();
+    z = b.create_bits();
+    b.write_bits(x, n, bits.data());
+    for (auto& e : bits) e = rng();
+    if (n % 64) bits.back() &= (1ull << (n % 64)) - 1;
+    b.write_bits(y, n, bits.data());
+    b.resize_bits(z, n);
+    // Words for TRIM/REP/ADD: 64-bit values (the usual word length is a table's width).
+    w = b.create_bits();
+    v = b.create_bits();
+    std::uint64_t one = rng() >> 1;
+    b.write_bits(w, 64, &one);
+    b.write_bits(v, 16, &one);
+    // A table: square up to 5000 rows (the paper's graph sizes), else n x 256.
+    cols = n <= 5000 ? n : 256;
+    t = b.create_table();
+    b.resize_table(t, n, cols);
+    row = b.create_bits();
+    b.resize_bits(row, cols);
+  }
+  ~Fixture() {
+    for (Handle h : {x, y, z, w, v, t, row}) b.destroy(h);
+  }
+};
+
+struct Primitive {
+  const char* name;
+  bool returnsValue;
+  std::function<void(Fixture&, int)> call;  // int: iteration (varies the index used)
+};
+
+std::vector<Primitive> primitives() {
+  return {
+      {"fill (SET)", false, [](Fixture& f, int) { f.b.fill(f.z, true); }},
+      {"copy (X := Y)", false, [](Fixture& f, int) { f.b.copy_bits(f.z, f.x); }},
+      {"or", false, [](Fixture& f, int) { f.b.bitwise(BitOp::Or, f.z, f.x, f.y); }},
+      {"and", false, [](Fixture& f, int) { f.b.bitwise(BitOp::And, f.z, f.x, f.y); }},
+      {"not", false, [](Fixture& f, int) { f.b.bit_not(f.z, f.x); }},
+      {"FRST", false, [](Fixture& f, int) { f.b.first_only(f.z, f.x); }},
+      {"Y(i) := 1", false, [](Fixture& f, int i) { f.b.set_bit(f.z, (i * 7919ull) % f.n, true); }},
+      {"TRIM (16 of 64)", false, [](Fixture& f, int) { f.b.trim(f.v, f.w, 8, 16); }},
+      {"REP (16 in 64)", false, [](Fixture& f, int) { f.b.replace(f.w, 8, f.v); }},
+      {"ADD (64-bit words)", false, [](Fixture& f, int) { f.b.add(f.w, f.w, f.w); }},
+      {"COL read", false, [](Fixture& f, int i) { f.b.get_col(f.z, f.t, i % f.cols); }},
+      {"COL write", false, [](Fixture& f, int i) { f.b.set_col(f.t, i % f.cols, f.x); }},
+      {"ROW read", false, [](Fixture& f, int i) { f.b.get_row(f.row, f.t, (i * 31ull) % f.n); }},
+      {"ROW write", false, [](Fixture& f, int i) { f.b.set_row(f.t, (i * 31ull) % f.n, f.row); }},
+      {"FND", true, [](Fixture& f, int) { (void)f.b.find_first(f.x); }},
+      {"NUMB", true, [](Fixture& f, int) { (void)f.b.count(f.x); }},
+      {"SOME", true, [](Fixture& f, int) { (void)f.b.any(f.x); }},
+      {"STEP", true, [](Fixture& f, int) { (void)f.b.step(f.z); }},
+      {"EQ/LESS (compare)", true, [](Fixture& f, int) { (void)f.b.compare(f.w, f.w); }},
+      {"Y(i) read", true, [](Fixture& f, int i) { (void)f.b.get_bit(f.x, (i * 7919ull) % f.n); }},
+  };
+}
+
+double usPer(Backend& b, Fixture& f, const Primitive& p, int iters) {
+  for (int i = 0; i < 10; ++i) p.call(f, i);
+  b.synchronize();
+  auto t = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i) p.call(f, i);
+  b.synchronize();
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count() / iters;
+}
+
+// The paper's Table 1 (K40, microseconds) at 1000 rows, where it has the operation.
+const char* paperFigure(const std::string& name) {
+  if (name == "ROW read") return "19.5";
+  if (name == "ROW write") return "3.9";
+  if (name == "or") return "2.2";
+  if (name == "FND") return "2.8";
+  return "";
+}
+
+void runBackend(Backend& b, const std::vector<std::uint64_t>& sizes) {
+  std::printf("\n### backend %s (%s)\n\n", b.name().c_str(), b.device().c_str());
+  std::printf("| primitive | kind |");
+  for (auto n : sizes) std::printf(" n=%llu |", (unsigned long long)n);
+  std::printf(" paper K40, n=1000 |\n|---|---|");
+  for (std::size_t i = 0; i < sizes.size(); ++i) std::printf("---|");
+  std::printf("---|\n");
+  std::vector<std::unique_ptr<Fixture>> fixtures;
+  for (auto n : sizes) fixtures.push_back(std::make_unique<Fixture>(b, n));
+  for (const Primitive& p : primitives()) {
+    std::printf("| %s | %s |", p.name, p.returnsValue ? "round trip" : "issue");
+    for (auto& f : fixtures) {
+      int iters = f->n >= 10000000 ? 200 : 2000;
+      if (std::strcmp(p.name, "STEP") == 0) b.fill(f->z, true);  // keep something to step over
+      std::printf(" %.2f |", usPer(b, *f, p, iters));
+    }
+    std::printf(" %s |\n", paperFigure(p.name));
+  }
+  // Bandwidth of a bitwise operation at the largest size, against a plain device copy.
+  Fixture& big = *fixtures.back();
+  Primitive orOp = primitives()[2];
+  double us = usPer(b, big, orOp, 200);
+  double bytes = 3.0 * words_for_bits(big.n) * 8;  // two reads, one write
+  std::printf("\n`or` at n=%llu: %.2f us, %.1f GB/s effective\n", (unsigned long long)big.n, us,
+              bytes / (us * 1e-6) / 1e9);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::uint64_t> sizes = {100, 1000, 5000, 100000, 10000000};
+  bool cpuOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--cpu-only") == 0) cpuOnly = true;
+    if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+      sizes.clear();
+      for (char* s = std::strtok(argv[++i], ","); s; s = std::strtok(nullptr, ","))
+        sizes.push_back(std::strtoull(s, nullptr, 10));
+    }
+  }
+  std::printf("# Star primitive benchmark\n");
+#ifdef STAR_HAVE_CUDA
+  bench::LaunchFloor floor;
+  std::string why;
+  if (!cpuOnly && cuda_device_available(&why) &&
+      bench::measureLaunchFloor(floor, words_for_bits(sizes.back()) * 8)) {
+    std::printf("\nPeer, same run: empty kernel back to back %.2f us; kernel + 8-byte read-back "
+                "%.2f us; device-to-device copy of %llu bytes: %.1f GB/s\n",
+                floor.emptyKernelUs, floor.roundTripUs,
+                (unsigned long long)(words_for_bits(sizes.back()) * 8), floor.copyGBps);
+    auto gpu = make_cuda_backend();
+    runBackend(*gpu, sizes);
+  } else if (!cpuOnly) {
+    std::printf("\n(no GPU: %s)\n", why.c_str());
+  }
+#endif
+  auto cpu = make_cpu_backend();
+  runBackend(*cpu, sizes);
+  return 0;
+}
