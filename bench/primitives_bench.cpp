@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     std::printf("\n(no GPU: %s)\n", why.c_str());
   }
 #endif
+  (void)cpuOnly;  // used only with CUDA
   auto cpu = make_cpu_backend();
   runBackend(*cpu, sizes);
   return 0;

@@ -1,12 +1,110 @@
+// `star repl`: the interactive session (cli/repl/ holds its parts).
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "cli/Commands.h"
+#include "cli/repl/InputReader.h"
+#include "cli/repl/MetaCommands.h"
+#include "cli/repl/ReplSession.h"
+#include "frontend/parse/Parser.h"
+
+#ifndef STAR_VERSION
+#define STAR_VERSION "0.0.0"
+#endif
 
 namespace star {
+namespace {
 
-int commandRepl(const CommandLine&) {
-  std::cerr << "star: the REPL is not available yet\n";
-  return 1;
+constexpr const char* kPrompt = "star> ";
+constexpr const char* kContinuation = "  ... ";
+
+bool blank(const std::string& s) {
+  return s.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+bool wantColour() {
+  if (!isatty(STDERR_FILENO) || std::getenv("NO_COLOR")) return false;
+  const char* term = std::getenv("TERM");
+  return term && std::string(term) != "dumb";
+}
+
+}  // namespace
+
+int commandRepl(const CommandLine& cl) {
+  if (!cl.file.empty()) {
+    std::cerr << "star: error: repl takes no file (use :load FILE inside the session)\n";
+    return 1;
+  }
+  // On a terminal: prompts, banner, line editing, colour. Otherwise (a pipe, a file) inputs are
+  // read from stdin and only results and diagnostics are printed, for scripts and tests.
+  bool interactive = isatty(STDIN_FILENO);
+  repl::SessionOptions options;
+  options.backend = cl.backend;
+  options.modulePath = cl.modulePath;
+  options.colour = interactive && wantColour();
+  options.interactive = interactive;
+  options.stats = cl.stats;
+  repl::ReplSession session(options, std::cout, std::cerr);
+  std::string error;
+  if (!session.start(&error)) {
+    std::cerr << "star: error: " << error << "\n";
+    return 1;
+  }
+  if (interactive) {
+    // Ctrl-C never ends an interactive session: between inputs it is ignored (the prompt and a
+    // running input install handlers of their own).
+    struct sigaction sa {};
+    sa.sa_handler = SIG_IGN;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+  }
+  repl::InputReader reader(interactive, [&session] { return session.namesInScope(); });
+  if (interactive) {
+    std::cout << "Star " << STAR_VERSION << " on the " << session.backendName() << " backend ("
+              << session.deviceName() << ")\n"
+              << "Type :help for help, :quit or Ctrl-D to leave.\n";
+    std::cout.flush();
+  }
+
+  std::string pending;
+  for (;;) {
+    std::string line;
+    auto got = reader.read(pending.empty() ? kPrompt : kContinuation, line);
+    if (got == repl::InputReader::Result::Interrupted) {
+      pending.clear();
+      continue;
+    }
+    if (got == repl::InputReader::Result::EndOfInput) {
+      if (!pending.empty() && !interactive) session.evaluate(pending);
+      break;
+    }
+    if (pending.empty()) {
+      if (repl::isMetaCommand(line)) {
+        reader.remember(line);
+        if (repl::runMetaCommand(session, line) == repl::MetaResult::Quit) break;
+        continue;
+      }
+      if (blank(line)) continue;
+    } else if (interactive && blank(line)) {
+      // An empty line ends an incomplete input: it is evaluated (and its error reported).
+      reader.remember(pending);
+      session.evaluate(pending);
+      pending.clear();
+      continue;
+    }
+    pending += line;
+    pending += '\n';
+    if (replInputIncomplete(pending)) continue;
+    reader.remember(pending);
+    session.evaluate(pending);
+    pending.clear();
+  }
+  std::cout.flush();
+  return 0;
 }
 
 }  // namespace star

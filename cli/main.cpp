@@ -1,4 +1,6 @@
 // star: the Star language driver (docs/CLI.md).
+#include <unistd.h>
+
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -44,6 +46,11 @@ int main(int argc, char** argv) {
   star::CommandLine cl;
   int i = 1;
   if (argc < 2) {
+    // With no arguments: the REPL on a terminal, the usage otherwise.
+    if (!isatty(STDIN_FILENO)) {
+      std::cerr << kUsage;
+      return 1;
+    }
     cl.command = "repl";
   } else {
     std::string first = argv[1];

@@ -9,6 +9,8 @@ usesClause   : USES ident (COMMA ident)* SEMI ;
 unitFile     : UNIT ident SEMI usesClause? declaration* END DOT EOF ;
 // One REPL input: declarations and statements, no program header.
 replInput    : (declaration | statement | SEMI)* EOF ;
+// A REPL input that is just an expression (its value is printed).
+replExpr     : expr SEMI* EOF ;
 
 declaration  : constSection | varSection | procDecl | funcDecl ;
 constSection : CONST constDef+ ;

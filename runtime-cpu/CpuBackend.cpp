@@ -404,19 +404,23 @@ class CpuBackend final : public Backend {
     }
   }
 
+  // Always checked (one compare each): a corrupt module must get an error, never a wild access.
   const Slot& slot(Handle h) const {
-    assert(h != kNoHandle && h < slots_.size() && slots_[h].live);
+    if (h == kNoHandle || h >= slots_.size() || !slots_[h].live)
+      throw BackendError("invalid value handle " + std::to_string(h));
     return slots_[h];
   }
   Slot& slot(Handle h) { return const_cast<Slot&>(std::as_const(*this).slot(h)); }
   const Slot& vec(Handle h) const {
-    assert(!slot(h).table);
-    return slot(h);
+    const Slot& s = slot(h);
+    if (s.table) throw BackendError("handle " + std::to_string(h) + " is a table, not a bit vector");
+    return s;
   }
   Slot& vec(Handle h) { return const_cast<Slot&>(std::as_const(*this).vec(h)); }
   const Slot& tab(Handle h) const {
-    assert(slot(h).table);
-    return slot(h);
+    const Slot& s = slot(h);
+    if (!s.table) throw BackendError("handle " + std::to_string(h) + " is a bit vector, not a table");
+    return s;
   }
   Slot& tab(Handle h) { return const_cast<Slot&>(std::as_const(*this).tab(h)); }
 

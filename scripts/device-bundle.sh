@@ -14,6 +14,7 @@ done
 cp -L /usr/lib/x86_64-linux-gnu/libantlr4-runtime.so.4.9 "$dist/lib/"
 cp -L /usr/lib/llvm-14/bin/FileCheck /usr/lib/llvm-14/bin/not "$dist/tools/"
 cp -L /lib/x86_64-linux-gnu/libz3.so.4 "$dist/lib/"
+cp -L "$(ldd "$dist/bin/star" | awk '/libcudart/ {print $3}')" "$dist/lib/" 2>/dev/null || true
 cp -r /usr/lib/llvm-14/build/utils/lit "$dist/tools/lit"
 find "$dist/tools/lit" -name __pycache__ -prune -exec rm -rf {} +
 du -sh "$dist"

@@ -33,8 +33,11 @@ if want compare; then
 fi
 if want sanitize; then
   for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 9 "$D/bin/cuda_differential_test" \
-      --gtest_filter="${STAR_SANITIZE_FILTER:-*}" > "$OUT/sanitizer-$tool.txt" 2>&1; rc=$?
+    # The out-of-memory test provokes an allocation failure on purpose: the sanitizer would
+    # report that API error, so it is left out here (it runs in the plain pass above).
+    STAR_DIFF_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$D/bin/cuda_differential_test" --gtest_filter="${STAR_SANITIZE_FILTER:--*OutOfMemory*}" \
+      > "$OUT/sanitizer-$tool.txt" 2>&1; rc=$?
     note "compute-sanitizer $tool rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer-$tool.txt" | tail -1)"
     [ $rc -eq 0 ] || status=1
   done

@@ -221,6 +221,7 @@ struct Program {
   std::vector<std::unique_ptr<Routine>> routines;
   std::unique_ptr<BlockStmt> body;  // null for a unit
   std::vector<std::unique_ptr<Symbol>> symbols;  // globals and constants
+  ExprPtr value;  // a REPL input that is a bare expression (ParseMode::ReplExpr); no body then
 };
 
 // Prints the tree (star check --dump-ast).

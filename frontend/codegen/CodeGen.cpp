@@ -31,6 +31,13 @@ ValueTag valueTagOf(Type t) {
   }
 }
 
+namespace {
+bool isPlainMove(std::uint32_t opcode) {
+  Op op = static_cast<Op>(opcode);
+  return op == Op::BCONST || op == Op::BCOPY || op == Op::TCOPY;
+}
+}  // namespace
+
 // ======================================================================= module level
 
 std::uint32_t CodeGen::compile(const std::vector<Program*>& units, Program& main) {
@@ -131,6 +138,7 @@ void CodeGen::finishFunction() {
 std::uint32_t CodeGen::emit(Op op, std::initializer_list<std::uint32_t> operands, SourceLoc loc) {
   assert(operands.size() == opInfo(op).shape.size());
   std::uint32_t at = here();
+  lastInstr_ = at;
   fs_.fn->code.push_back(static_cast<std::uint32_t>(op));
   fs_.fn->locs.push_back(loc);
   std::size_t i = 0;
@@ -315,9 +323,16 @@ void CodeGen::writeVariable(Symbol& sym, Expr* value, SourceLoc loc) {
     scalarInto(value, target);
     return;
   }
-  // Vectors: compute straight into the variable; the VM checks fixed sizes before writing.
+  // Vectors: compute straight into the variable; the VM checks fixed sizes before writing. When
+  // the writing instruction only moves a value (a constant, a copy), its one possible error is
+  // that size check, so it is located at the assignment.
+  std::uint32_t before = here();
   std::uint32_t r = expr(value, target);
-  if (r != target) emit(kind == SlotKind::Table ? Op::TCOPY : Op::BCOPY, {target, r}, loc);
+  if (r != target) {
+    emit(kind == SlotKind::Table ? Op::TCOPY : Op::BCOPY, {target, r}, loc);
+  } else if (here() > before && lastInstr_ >= before && isPlainMove(fs_.fn->code[lastInstr_])) {
+    for (std::uint32_t pc = lastInstr_; pc < here(); ++pc) fs_.fn->locs[pc] = loc;
+  }
 }
 
 void CodeGen::assign(AssignStmt& s) {
@@ -438,7 +453,9 @@ std::uint32_t CodeGen::expr(Expr* e, std::int64_t dst) {
       auto& c = static_cast<CallExpr&>(*e);
       if (c.target == CallTarget::Routine) return callRoutine(*c.routine, &c.args, e->loc, dst);
       if (c.target == CallTarget::Component) {
-        std::uint32_t vec = operand(*c.symbol);
+        std::uint32_t vec = c.symbol->kind == SymbolKind::Const
+                                ? literalConstant(*c.symbol, e->loc, -1)
+                                : operand(*c.symbol);
         std::uint32_t index = expr(c.args[0].get());
         std::uint32_t out = resultReg(Type::Integer, dst);
         emit(Op::BGET, {out, vec, index}, e->loc);
@@ -528,7 +545,9 @@ std::uint32_t CodeGen::callRoutine(Routine& r, std::vector<ExprPtr>* args, Sourc
   // Evaluate every argument first: nested calls use the area above this call's block.
   std::vector<std::uint32_t> values(n);
   fs_.argTop += n;
-  fs_.argMax = std::max(fs_.argMax, fs_.argTop);
+  // At least one slot, so that the CALL's base (and a procedure's unused result operand) name a
+  // real register even for a call without arguments.
+  fs_.argMax = std::max(fs_.argMax, base + std::max<std::uint32_t>(n, 1));
   for (std::uint32_t i = 0; i < n; ++i) {
     Param& p = r.params[i];
     Expr* a = (*args)[i].get();
@@ -550,7 +569,7 @@ std::uint32_t CodeGen::callRoutine(Routine& r, std::vector<ExprPtr>* args, Sourc
   }
   for (std::uint32_t i = 0; i < n; ++i)
     if (values[i] != ~0u) emit(Op::MOVE, {argReg(base + i), values[i]}, loc);
-  std::uint32_t out = r.isFunc ? resultReg(r.result->type, dst) : 0;
+  std::uint32_t out = r.isFunc ? resultReg(r.result->type, dst) : argReg(base);
   emit(Op::CALL, {r.index, argReg(base), out}, loc);
   fs_.argTop = base;
   return out;

@@ -83,6 +83,7 @@ class CodeGen {
 
   Module& m_;
   FnState fs_;
+  std::uint32_t lastInstr_ = 0;  // code offset of the last emitted instruction
 };
 
 SlotKind slotKindOf(Type t);

@@ -54,6 +54,7 @@ std::string Diagnostics::format(const SourceManager& sources, SourceLoc loc,
 
 void Diagnostics::report(Severity severity, SourceLoc loc, const std::string& message) {
   if (severity == Severity::Error) {
+    if (errors_ == 0) firstError_ = loc;
     if (++errors_ > kMaxErrors) {
       if (errors_ == kMaxErrors + 1) out_ << "too many errors; stopping\n";
       return;

@@ -49,6 +49,13 @@ class Diagnostics {
   int errorCount() const { return errors_; }
   int warningCount() const { return warnings_; }
   bool hasErrors() const { return errors_ > 0; }
+  // Where the first error since the last resetCounts() was reported.
+  SourceLoc firstErrorLoc() const { return firstError_; }
+  // The REPL counts (and caps) errors per input.
+  void resetCounts() {
+    errors_ = warnings_ = 0;
+    firstError_ = {};
+  }
   // A cap so that garbage input cannot print megabytes of diagnostics.
   static constexpr int kMaxErrors = 100;
 
@@ -57,6 +64,7 @@ class Diagnostics {
   std::ostream& out_;
   int errors_ = 0;
   int warnings_ = 0;
+  SourceLoc firstError_;
 };
 
 }  // namespace star

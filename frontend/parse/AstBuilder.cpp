@@ -49,6 +49,14 @@ std::unique_ptr<Program> AstBuilder::replInput(P::ReplInputContext* ctx) {
   return p;
 }
 
+std::unique_ptr<Program> AstBuilder::replExpr(P::ReplExprContext* ctx) {
+  auto p = std::make_unique<Program>();
+  p->name = "repl";
+  p->loc = loc(ctx);
+  p->value = expr(ctx->expr());
+  return p;
+}
+
 void AstBuilder::declaration(P::DeclarationContext* ctx, Program& p) {
   if (auto* c = ctx->constSection()) constSection(c, p.decls);
   else if (auto* v = ctx->varSection()) varSection(v, p.decls);

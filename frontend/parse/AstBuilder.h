@@ -16,6 +16,7 @@ class AstBuilder {
   std::unique_ptr<Program> program(StarParser::ProgramContext* ctx);
   std::unique_ptr<Program> unit(StarParser::UnitFileContext* ctx);
   std::unique_ptr<Program> replInput(StarParser::ReplInputContext* ctx);
+  std::unique_ptr<Program> replExpr(StarParser::ReplExprContext* ctx);
 
  private:
   SourceLoc loc(antlr4::Token* t) const;

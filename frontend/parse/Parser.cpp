@@ -65,27 +65,50 @@ class ErrorListener : public antlr4::BaseErrorListener {
       }
       return "invalid character '" + c + "'";
     }
-    if (offending && offending->getText().rfind("(*", 0) == 0) return "unterminated comment";
+    // A comment opened with (* or /* and never closed lexes as '(' '*' or '/' '*'.
+    if (offending && offending->getType() != antlr4::Token::EOF && offending->getInputStream()) {
+      std::size_t start = offending->getStartIndex();
+      std::string two = offending->getInputStream()->getText(antlr4::misc::Interval(start, start + 1));
+      if (two == "(*" || two == "/*") return "unterminated comment";
+    }
     auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
     if (msg.rfind("missing ", 0) == 0 && parser) {
-      std::size_t at = msg.find(" at ");
-      std::string what = msg.substr(8, at == std::string::npos ? std::string::npos : at - 8);
-      return "expected " + what + " before " + describe(offending);
+      std::string expected = expectedText(parser);
+      if (!expected.empty()) return "expected " + expected + " before " + describe(offending);
     }
     std::string expected;
-    if (parser && msg.find("expecting") != std::string::npos) {
-      auto set = parser->getExpectedTokens();
-      if (set.size() <= 5) {
-        auto values = set.toList();
-        for (std::size_t i = 0; i < values.size(); ++i) {
-          if (i) expected += i + 1 == values.size() ? " or " : ", ";
-          expected += tokenName(parser->getVocabulary(), values[i]);
-        }
-      }
-    }
+    if (parser && msg.find("expecting") != std::string::npos) expected = expectedText(parser);
+    // `a := 1` then `b := 2` on the next line: the parser wanted 'end', the user forgot a ';'.
+    if (offending && startsStatement(offending->getType()) &&
+        (expected.find("'end'") != std::string::npos || expected.find("'until'") != std::string::npos))
+      return "expected ';' before " + describe(offending) + " (statements are separated by ';')";
     std::string out = "unexpected " + describe(offending);
     if (!expected.empty()) out += ", expected " + expected;
     return out;
+  }
+
+  static bool startsStatement(std::size_t type) {
+    switch (type) {
+      case StarLexer::IDENT: case StarLexer::IF: case StarLexer::WHILE: case StarLexer::FOR:
+      case StarLexer::REPEAT: case StarLexer::BEGIN: case StarLexer::BREAK:
+      case StarLexer::CONTINUE: case StarLexer::EXIT:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // "';' or 'end'": what the parser could have accepted, when that is a short list.
+  static std::string expectedText(antlr4::Parser* parser) {
+    std::string expected;
+    auto set = parser->getExpectedTokens();
+    if (set.size() > 5) return expected;
+    auto values = set.toList();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) expected += i + 1 == values.size() ? " or " : ", ";
+      expected += tokenName(parser->getVocabulary(), values[i]);
+    }
+    return expected;
   }
 
   std::uint32_t file_;
@@ -168,6 +191,7 @@ std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t
       case ParseMode::Program: return parser.program();
       case ParseMode::Unit: return parser.unitFile();
       case ParseMode::ReplInput: return parser.replInput();
+      case ParseMode::ReplExpr: return parser.replExpr();
     }
     return nullptr;
   };
@@ -200,6 +224,8 @@ std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t
       case ParseMode::Unit: return builder.unit(static_cast<StarParser::UnitFileContext*>(tree));
       case ParseMode::ReplInput:
         return builder.replInput(static_cast<StarParser::ReplInputContext*>(tree));
+      case ParseMode::ReplExpr:
+        return builder.replExpr(static_cast<StarParser::ReplExprContext*>(tree));
     }
   } catch (const TooDeep& deep) {
     SourceLoc loc{file, 1, 1};

@@ -25,5 +25,7 @@ inline constexpr BuiltinInfo kBuiltins[] = {
 inline const BuiltinInfo& builtinInfo(Builtin b) { return kBuiltins[static_cast<int>(b)]; }
 // The builtin with this (case-insensitive) name, or -1.
 int findBuiltin(std::string_view name);
+// A builtin procedure (SET, WRITELN, LOAD, ...): it has no value.
+bool isStatementLikeBuiltin(Builtin b);
 
 }  // namespace star

@@ -42,6 +42,12 @@ const char* typeName(Type t) {
 
 namespace {
 
+// "an integer", "a slice": a type name with its indefinite article.
+std::string article(Type t) {
+  std::string name = typeName(t);
+  return (t == Type::Integer ? "an " : "a ") + name;
+}
+
 std::string quote(const std::string& s) {
   return "'" + (s.size() > 60 ? s.substr(0, 60) + "..." : s) + "'";
 }
@@ -69,6 +75,8 @@ std::size_t editDistance(const std::string& a, const std::string& b, std::size_t
   return prev[b.size()];
 }
 
+}  // namespace
+
 bool isStatementLikeBuiltin(Builtin b) {
   switch (b) {
     case Builtin::Set: case Builtin::Clr: case Builtin::Rep: case Builtin::Load:
@@ -80,8 +88,6 @@ bool isStatementLikeBuiltin(Builtin b) {
   }
 }
 
-}  // namespace
-
 // ======================================================================= declarations
 
 bool Checker::declare(Scope& scope, Symbol* sym) {
@@ -90,6 +96,7 @@ bool Checker::declare(Scope& scope, Symbol* sym) {
   if (it != scope.end() && !options_.allowRedefinition) {
     diags_.error(sym->loc, "duplicate declaration of " + quote(sym->name));
     diags_.note(it->second->loc, "previous declaration is here");
+    sym->used = true;  // not also "unused"
     return false;
   }
   if (&scope == &globals_ && routines_.count(key) && !options_.allowRedefinition) {
@@ -127,9 +134,9 @@ void Checker::checkTypeSpec(TypeSpec& spec, Shape& shape, bool isParam) {
                                std::string(typeName(spec.type)) + "'");
     return;
   }
-  auto sizeOf = [&](Expr* e, const char* what) -> std::int64_t {
+  // `t` is the already-checked type of e (each size expression is checked once).
+  auto sizeOf = [&](Expr* e, Type t, const char* what) -> std::int64_t {
     if (!e) return -1;
-    Type t = expr(e);
     if (t == Type::Error) return -1;
     if (t != Type::Integer) {
       diags_.error(e->loc, std::string("the ") + what + " must be an integer, not " + typeName(t));
@@ -150,7 +157,7 @@ void Checker::checkTypeSpec(TypeSpec& spec, Shape& shape, bool isParam) {
         if (t == Type::Table) {
           shape.length = spec.size1->shape.rows;  // slice(P): one component per row of P
         } else {
-          shape.length = sizeOf(spec.size1.get(), "length of a slice");
+          shape.length = sizeOf(spec.size1.get(), t, "length of a slice");
         }
       }
       break;
@@ -158,13 +165,13 @@ void Checker::checkTypeSpec(TypeSpec& spec, Shape& shape, bool isParam) {
       if (spec.size1) {
         Type t = expr(spec.size1.get());
         if (t == Type::Table) shape.length = spec.size1->shape.cols;  // word(P): a row of P
-        else shape.length = sizeOf(spec.size1.get(), "length of a word");
+        else shape.length = sizeOf(spec.size1.get(), t, "length of a word");
       }
       break;
     case Type::Table:
       if (spec.size1) {
-        shape.rows = sizeOf(spec.size1.get(), "number of rows");
-        shape.cols = sizeOf(spec.size2.get(), "number of columns");
+        shape.rows = sizeOf(spec.size1.get(), expr(spec.size1.get()), "number of rows");
+        shape.cols = sizeOf(spec.size2.get(), expr(spec.size2.get()), "number of columns");
       }
       break;
     default:
@@ -263,6 +270,7 @@ void Checker::checkRoutineBody(Routine& r) {
 }
 
 void Checker::warnUnused(const std::vector<std::unique_ptr<Symbol>>& symbols) {
+  if (diags_.hasErrors()) return;  // with errors, unused-variable warnings are mostly noise
   for (auto& s : symbols)
     if (!s->used && (s->kind == SymbolKind::Local || s->kind == SymbolKind::Global))
       diags_.warning(s->loc, "variable " + quote(s->name) +
@@ -400,7 +408,11 @@ void Checker::stmt(Stmt* s) {
     case StmtKind::For: {
       auto& f = static_cast<ForStmt&>(*s);
       Symbol* v = lookup(f.var);
-      if (!v) {
+      if (!v && (lookupRoutine(f.var) || findBuiltin(f.var) >= 0)) {
+        diags_.error(f.varLoc, "the control variable of 'for' must be an integer variable; " +
+                                   quote(f.var) + " is a " +
+                                   (lookupRoutine(f.var) ? "procedure or function" : "builtin"));
+      } else if (!v) {
         unknownName(f.varLoc, f.var);
       } else if (v->kind == SymbolKind::Const || v->type != Type::Integer) {
         diags_.error(f.varLoc, "the control variable of 'for' must be an integer variable; " +
@@ -467,7 +479,7 @@ void Checker::assign(AssignStmt& s) {
       std::string hint;
       if (sym->type == Type::Word && valueType == Type::Slice) hint = " (use CONVERT to turn a slice into a word)";
       if (sym->type == Type::Slice && valueType == Type::Word) hint = " (use CONVERT to turn a word into a slice)";
-      diags_.error(s.value->loc, "cannot assign a " + std::string(typeName(valueType)) + " to " +
+      diags_.error(s.value->loc, "cannot assign " + article(valueType) + " to " +
                                      quote(sym->name) + " of type " + typeName(sym->type) + hint);
       return;
     }
@@ -479,7 +491,7 @@ void Checker::assign(AssignStmt& s) {
                                 (a.cols >= 0 && b.cols >= 0 && a.cols != b.cols)
                           : isBits(sym->type) && a.length >= 0 && b.length >= 0 && a.length != b.length;
       if (mismatch)
-        diags_.error(s.value->loc, "size mismatch: cannot assign a " + std::string(typeName(valueType)) +
+        diags_.error(s.value->loc, "size mismatch: cannot assign " + article(valueType) +
                                        " of size " + describeShape(valueType, b) + " to " +
                                        quote(sym->name) + " of size " + describeShape(sym->type, a));
     }
@@ -501,7 +513,7 @@ void Checker::assign(AssignStmt& s) {
                                            std::to_string(*v));
       } else {
         diags_.error(s.value->loc, "a component of a " + std::string(typeName(sym->type)) +
-                                       " takes 0 or 1, not a " + typeName(valueType));
+                                       " takes 0 or 1, not " + article(valueType));
       }
     }
     return;
@@ -522,8 +534,8 @@ void Checker::assign(AssignStmt& s) {
     }
     if (valueType == Type::Error) return;
     if (valueType != t) {
-      diags_.error(s.value->loc, std::string(t == Type::Slice ? "COL" : "ROW") + "(i, T) := needs a " +
-                                     typeName(t) + ", not a " + typeName(valueType));
+      diags_.error(s.value->loc, std::string(t == Type::Slice ? "COL" : "ROW") + "(i, T) := needs " +
+                                     article(t) + ", not " + article(valueType));
       return;
     }
     checkSameLength(s.value->loc, c.shape, s.value->shape,
@@ -531,7 +543,7 @@ void Checker::assign(AssignStmt& s) {
     return;
   }
   if (sym) {
-    diags_.error(c.loc, quote(sym->name) + " is a " + typeName(sym->type) +
+    diags_.error(c.loc, quote(sym->name) + " is " + article(sym->type) +
                             " and cannot be indexed; only slices and words have components");
     return;
   }
@@ -699,7 +711,7 @@ Type Checker::component(CallExpr& e, Symbol& sym) {
 Type Checker::call(CallExpr& e, bool asStatement) {
   if (Symbol* sym = lookup(e.name)) {
     if (isBits(sym->type)) return component(e, *sym);
-    diags_.error(e.loc, quote(sym->name) + " is a " + typeName(sym->type) +
+    diags_.error(e.loc, quote(sym->name) + " is " + article(sym->type) +
                             (sym->type == Type::Table ? "; use ROW(i, T) or COL(j, T) to index it"
                                                       : " and cannot be called or indexed"));
     return Type::Error;
@@ -731,13 +743,12 @@ Type Checker::routineCall(CallExpr& e, Routine& r) {
     std::string what = "argument " + std::to_string(i + 1) + " of " + quote(r.name) + " (" + p.name + ")";
     if (p.byRef) {
       if (t != p.spec->type) {
-        diags_.error(a->loc, what + " must be a " + typeName(p.spec->type) + ", not " + typeName(t));
+        diags_.error(a->loc, what + " must be " + article(p.spec->type) + ", not " + article(t));
         continue;
       }
       expectVariable(a, what);
     } else if (!assignable(p.spec->type, t)) {
-      diags_.error(a->loc, what + " must be a " + std::string(typeName(p.spec->type)) + ", not " +
-                               typeName(t));
+      diags_.error(a->loc, what + " must be " + article(p.spec->type) + ", not " + article(t));
     }
   }
   return r.isFunc ? r.result->type : Type::Void;

@@ -33,6 +33,22 @@ class Checker {
   const Symbol* findGlobal(const std::string& name) const;
   const Routine* findRoutine(const std::string& name) const;
 
+  // REPL: the type of a standalone expression in the global scope (Type::Error when errors were
+  // reported; Type::Void for a procedure call).
+  Type checkExpression(Expr* e) { return expr(e); }
+
+  // REPL: the global scope (names -> declarations) before an input, restored when the input is
+  // rejected or fails, so that its declarations disappear again.
+  struct ScopeSnapshot {
+    std::unordered_map<std::string, Symbol*> globals;
+    std::unordered_map<std::string, Routine*> routines;
+  };
+  ScopeSnapshot snapshot() const { return {globals_, routines_}; }
+  void restore(ScopeSnapshot s) {
+    globals_ = std::move(s.globals);
+    routines_ = std::move(s.routines);
+  }
+
  private:
   using Scope = std::unordered_map<std::string, Symbol*>;
 

@@ -10,7 +10,8 @@
 
 namespace star {
 
-inline constexpr std::uint32_t kModuleVersion = 1;
+// 2: graph-loading opcodes, FNV-1a checksum with the standard offset basis.
+inline constexpr std::uint32_t kModuleVersion = 2;
 
 // How a register or global slot holds its value.
 enum class SlotKind : std::uint8_t {

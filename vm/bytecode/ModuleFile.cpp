@@ -8,7 +8,7 @@ namespace {
 constexpr char kMagic[8] = {'S', 'T', 'A', 'R', 'C', 0, '\r', '\n'};
 
 std::uint64_t fnv1a(const char* data, std::size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64-bit offset basis
   for (std::size_t i = 0; i < n; ++i) {
     h ^= static_cast<unsigned char>(data[i]);
     h *= 1099511628211ull;

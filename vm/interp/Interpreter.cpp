@@ -7,6 +7,7 @@
 #include <limits>
 #include <ostream>
 
+#include "vm/interp/StringPool.h"
 #include "vm/io/GraphFiles.h"
 #include "vm/io/TableText.h"
 
@@ -36,6 +37,7 @@ Interpreter::~Interpreter() {
     releaseGlobals();
     for (auto& [h, kind] : owned_) backend_.destroy(h);
     for (Handle h : freeBits_) backend_.destroy(h);
+    if (scratch_bits_ != kNoHandle) backend_.destroy(scratch_bits_);
     for (Handle h : freeTables_) backend_.destroy(h);
   } catch (...) {
     // A failing device at exit has nothing left to report to.
@@ -68,6 +70,11 @@ Handle Interpreter::acquire(SlotKind kind) {
   return h;
 }
 
+Handle Interpreter::scratchBits() {
+  if (scratch_bits_ == kNoHandle) scratch_bits_ = acquire(SlotKind::Bits);
+  return scratch_bits_;
+}
+
 void Interpreter::release(Handle h, SlotKind kind) {
   fixed_[h] = 0;
   (kind == SlotKind::Table ? freeTables_ : freeBits_).push_back(h);
@@ -84,8 +91,28 @@ std::uint64_t Interpreter::makeRef(std::uint32_t operand) {
 }
 
 Interpreter::Slot& Interpreter::deref(std::uint64_t ref) {
-  if (ref & kRefGlobal) return globals_[ref & ~kRefGlobal];
+  if (ref & kRefGlobal) {
+    if ((ref & ~kRefGlobal) >= globals_.size()) throw Fault("invalid reference");
+    return globals_[ref & ~kRefGlobal];
+  }
+  if (ref >= stack_.size()) throw Fault("invalid reference");
   return stack_[ref];
+}
+
+void Interpreter::indexStrings(const Module& m) {
+  argStrings_.clear();
+  for (auto& a : args_) argStrings_.push_back(internString(a));
+  constStrings_.assign(m.constants.size(), 0);
+  for (std::size_t k = 0; k < m.constants.size(); ++k)
+    if (m.constants[k].tag == ValueTag::String) constStrings_[k] = internString(m.constants[k].text);
+}
+
+const std::string& Interpreter::text(Slot v) {
+  try {
+    return pooledString(v.u);
+  } catch (const std::out_of_range&) {
+    throw Fault("invalid string value");
+  }
 }
 
 // ---------------------------------------------------------------- frames
@@ -199,7 +226,7 @@ void Interpreter::writeValue(ValueTag tag, Slot v) {
   switch (tag) {
     case ValueTag::Integer: out_ << v.i; break;
     case ValueTag::Boolean: out_ << (v.i ? "true" : "false"); break;
-    case ValueTag::String: out_ << (v.s ? *v.s : kEmpty); break;
+    case ValueTag::String: out_ << text(v); break;
     case ValueTag::Real: {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.15g", v.f);
@@ -254,8 +281,7 @@ void ExecutionStats::print(std::ostream& out, const std::string& backendName,
 
 // ---------------------------------------------------------------- the loop
 
-void Interpreter::run(const Module& m, std::uint32_t entry) {
-  // Globals added since the last run (the REPL grows the module) get their storage now.
+void Interpreter::allocateGlobals(const Module& m) {
   for (std::size_t g = globals_.size(); g < m.globals.size(); ++g) {
     SlotKind kind = m.globals[g].kind;
     Slot s{0};
@@ -263,6 +289,25 @@ void Interpreter::run(const Module& m, std::uint32_t entry) {
     globals_.push_back(s);
     globalKinds_.push_back(kind);
   }
+}
+
+void Interpreter::truncateGlobals(std::size_t count) {
+  for (std::size_t g = count; g < globals_.size(); ++g)
+    if (globalKinds_[g] == SlotKind::Bits || globalKinds_[g] == SlotKind::Table)
+      release(static_cast<Handle>(globals_[g].u), globalKinds_[g]);
+  if (count < globals_.size()) {
+    globals_.resize(count);
+    globalKinds_.resize(count);
+  }
+}
+
+void Interpreter::run(const Module& m, std::uint32_t entry) {
+  // A different module (not the REPL's growing one) starts from fresh globals.
+  if (lastModule_ && lastModule_ != &m) releaseGlobals();
+  lastModule_ = &m;
+  // Globals added since the last run (the REPL grows the module) get their storage now.
+  allocateGlobals(m);
+  indexStrings(m);
   gInterruptRequested = false;
   pushFrame(m, entry, 0, 0);
   try {
@@ -309,7 +354,7 @@ void Interpreter::execute(const Module& m) {
           const Constant& k = m.constants[a[1]];
           Slot& d = reg(a[0]);
           if (k.tag == ValueTag::Real) d.f = k.realValue;
-          else if (k.tag == ValueTag::String) d.s = &k.text;
+          else if (k.tag == ValueTag::String) d.u = constStrings_[a[1]];
           else d.i = k.intValue;
           break;
         }
@@ -368,9 +413,7 @@ void Interpreter::execute(const Module& m) {
         case Op::FGE: reg(a[0]).i = F(1) >= F(2); break;
         case Op::SEQ:
         case Op::SNE: {
-          const std::string* x = reg(a[1]).s;
-          const std::string* y = reg(a[2]).s;
-          bool eq = (x ? *x : kEmpty) == (y ? *y : kEmpty);
+          bool eq = text(reg(a[1])) == text(reg(a[2]));
           reg(a[0]).i = op == Op::SEQ ? eq : !eq;
           break;
         }
@@ -410,7 +453,13 @@ void Interpreter::execute(const Module& m) {
             Slot& dst = reg(done.resultDst);
             if (callee.resultKind == SlotKind::Bits) {
               Handle d = static_cast<Handle>(dst.u), s = static_cast<Handle>(result.u);
-              requireBitsFit(d, backend_.length(s));
+              if (fixed_[d] && backend_.length(d) != backend_.length(s)) {
+                const Function& callerFn = m.functions[caller.function];
+                std::uint32_t callPc = caller.pc - instrSize(Op::CALL);
+                throw RuntimeError(callPc < callerFn.locs.size() ? callerFn.locs[callPc] : SourceLoc{},
+                                   "size mismatch: the function returns " + str(backend_.length(s)) +
+                                       " bits for a variable of " + str(backend_.length(d)) + " bits");
+              }
               backend_.copy_bits(d, s);
             } else {
               dst = result;
@@ -443,19 +492,19 @@ void Interpreter::execute(const Module& m) {
         case Op::PSTR: {
           std::int64_t i = I(1);
           if (i < 0 || static_cast<std::uint64_t>(i) > args_.size())
-            throw Fault("ParamStr(" + std::to_string(i) + "): there are " + str(args_.size()) +
-                        " program arguments");
-          // ParamStr(0) is the program, as in Pascal: the first stored argument.
-          reg(a[0]).s = i == 0 ? &kEmpty : &args_[static_cast<std::size_t>(i - 1)];
+            throw Fault("ParamStr(" + std::to_string(i) + "): there " +
+                        (args_.size() == 1 ? "is 1 program argument"
+                                           : "are " + str(args_.size()) + " program arguments"));
+          // ParamStr(0) (in Pascal, the program's name) is '' here.
+          reg(a[0]).u = i == 0 ? 0 : argStrings_[static_cast<std::size_t>(i - 1)];
           break;
         }
         case Op::STOI: {
-          const std::string* s = reg(a[1]).s;
-          const std::string& text = s ? *s : kEmpty;
+          const std::string& digits = text(reg(a[1]));
           std::int64_t v = 0;
-          auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-          if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-            throw Fault("StrToInt: '" + text.substr(0, 40) + "' is not an integer");
+          auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+          if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty())
+            throw Fault("StrToInt: '" + digits.substr(0, 40) + "' is not an integer");
           reg(a[0]).i = v;
           break;
         }
@@ -533,8 +582,16 @@ void Interpreter::execute(const Module& m) {
           std::uint64_t j = index(I(2), len, "TRIM end");
           if (j < i)
             throw Fault("TRIM start " + str(i + 1) + " is after its end " + str(j + 1));
-          reshapeBits(H(0), j - i + 1);
-          backend_.trim(H(0), H(3), i, j - i + 1);
+          if (H(0) == H(3)) {  // w := TRIM(.., w) through two names of one word
+            Handle t = scratchBits();
+            backend_.resize_bits(t, j - i + 1);
+            backend_.trim(t, H(3), i, j - i + 1);
+            reshapeBits(H(0), j - i + 1);
+            backend_.copy_bits(H(0), t);
+          } else {
+            reshapeBits(H(0), j - i + 1);
+            backend_.trim(H(0), H(3), i, j - i + 1);
+          }
           break;
         }
         case Op::WREP: {
@@ -545,7 +602,13 @@ void Interpreter::execute(const Module& m) {
           if (backend_.length(H(2)) != j - i + 1)
             throw Fault("size mismatch: REP(" + str(i + 1) + ", " + str(j + 1) + ", ...) replaces " +
                         str(j - i + 1) + " bits but the word has " + str(backend_.length(H(2))));
-          backend_.replace(H(3), i, H(2));
+          if (H(2) == H(3)) {  // REP(i, j, w, w) through two names of one word
+            Handle t = scratchBits();
+            backend_.copy_bits(t, H(2));
+            backend_.replace(H(3), i, t);
+          } else {
+            backend_.replace(H(3), i, H(2));
+          }
           break;
         }
         case Op::WBIN: {
@@ -641,24 +704,21 @@ void Interpreter::execute(const Module& m) {
           break;
         }
         case Op::TLOAD: {
-          const std::string* path = reg(a[1]).s;
-          loadTable(H(0), path ? *path : kEmpty);
+          loadTable(H(0), text(reg(a[1])));
           break;
         }
         case Op::TSAVE: {
-          const std::string* path = reg(a[1]).s;
-          saveTable(H(0), path ? *path : kEmpty);
+          saveTable(H(0), text(reg(a[1])));
           break;
         }
         case Op::TLOADG: {
-          const std::string* path = reg(a[1]).s;
-          TableData t = adjacencyTable(readGraphFile(path ? *path : kEmpty));
+          TableData t = adjacencyTable(readGraphFile(text(reg(a[1]))));
           requireTableFits(H(0), t.rows, t.cols);
           backend_.write_table(H(0), t.rows, t.cols, t.words.data());
           break;
         }
         case Op::TLOADE: {
-          const std::string& path = reg(a[1]).s ? *reg(a[1]).s : kEmpty;
+          const std::string& path = text(reg(a[1]));
           std::uint64_t vbits = 0, wbits = 0;
           TableData t = edgeListTable(readGraphFile(path), vbits, wbits, path);
           requireTableFits(H(0), t.rows, t.cols);

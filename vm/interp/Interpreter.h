@@ -55,12 +55,25 @@ class Interpreter {
   union Slot {
     std::int64_t i;
     double f;
-    std::uint64_t u;
-    const std::string* s;
+    std::uint64_t u;  // handles, references, and strings (an index into the string table)
   };
   std::vector<Slot>& globals() { return globals_; }
   void writeValue(ValueTag tag, Slot v);  // as `write` prints it
+  // The text of a string value (a StringPool index); a corrupt index is a runtime error.
+  static const std::string& text(Slot v);
   void releaseGlobals();                  // hands every global handle back to the backend
+
+  // REPL support: undoing a failed input and moving the session to another backend.
+  // Storage for the globals added to the module since the last call (run() does this too).
+  void allocateGlobals(const Module& m);
+  // Drops the globals from index `count` on (their handles go back to the free pools).
+  void truncateGlobals(std::size_t count);
+  // Whether a handle's shape was fixed by a sized declaration (`var w: word(8)`).
+  bool fixedShape(Handle h) const { return h < fixed_.size() && fixed_[h]; }
+  void setFixedShape(Handle h, bool fixed) {
+    if (h >= fixed_.size()) fixed_.resize(h + 1, 0);
+    fixed_[h] = fixed;
+  }
 
  private:
   struct Frame {
@@ -93,10 +106,17 @@ class Interpreter {
   void loadTable(Handle t, const std::string& path);
   void saveTable(Handle t, const std::string& path);
   void bitsFromConstant(Handle dst, const std::string& bits);
+  Handle scratchBits();  // a VM-owned bit vector for primitives whose operands may not alias
+  Handle scratch_bits_ = kNoHandle;
 
   Backend& backend_;
   std::ostream& out_;
   std::vector<std::string> args_;
+  // Strings are StringPool indices; constStrings_ maps a constant to its index, argStrings_ a
+  // program argument.
+  std::vector<std::uint64_t> constStrings_;
+  std::vector<std::uint64_t> argStrings_;
+  void indexStrings(const Module& m);
   std::vector<Slot> globals_;
   std::vector<SlotKind> globalKinds_;
   std::vector<Slot> stack_;
@@ -105,6 +125,7 @@ class Interpreter {
   std::vector<Handle> freeBits_, freeTables_;       // released handles, kept with their capacity
   std::vector<std::uint8_t> fixed_;                 // per handle: shape fixed by a declaration
   std::size_t base_ = 0;
+  const Module* lastModule_ = nullptr;
   bool statsOn_ = false;
   ExecutionStats stats_;
   std::vector<std::uint64_t> scratch_;

@@ -1,0 +1,246 @@
+#include "cli/repl/InputReader.h"
+
+#include <editline/readline.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "cli/repl/MetaCommands.h"
+#include "frontend/sema/Builtins.h"
+
+namespace star::repl {
+namespace {
+
+const char* const kKeywords[] = {
+    "const", "var",      "proc",    "procedure", "func",   "function", "begin",  "end",    "if",
+    "then",  "else",     "while",   "do",        "for",    "to",       "downto", "repeat", "until",
+    "break", "continue", "exit",    "not",       "and",    "or",       "xor",    "div",    "mod",
+    "true",  "false",    "integer", "boolean",   "string", "real",     "slice",  "word",   "table"};
+
+InputReader::NameSource* gNames = nullptr;
+std::vector<std::string> gMatches;
+std::size_t gNextMatch = 0;
+volatile sig_atomic_t gLineInterrupted = 0;
+
+pthread_t gReaderThread;
+
+// The REPL runs on a thread of its own (runWithLargeStack), but the kernel may deliver SIGINT to
+// any thread: it is passed on to the reading thread, whose read() it must interrupt.
+void onPromptInterrupt(int) {
+  if (!pthread_equal(pthread_self(), gReaderThread)) {
+    pthread_kill(gReaderThread, SIGINT);
+    return;
+  }
+  gLineInterrupted = 1;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool startsWithNoCase(const std::string& s, const std::string& prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) !=
+        std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  return true;
+}
+
+// Keywords and builtins follow the case of what was typed: `beg` -> begin, `NUM` -> NUMB.
+std::string inCaseOf(const std::string& word, const std::string& typed) {
+  bool upper = false, lowerSeen = false;
+  for (char c : typed) {
+    upper |= std::isupper(static_cast<unsigned char>(c)) != 0;
+    lowerSeen |= std::islower(static_cast<unsigned char>(c)) != 0;
+  }
+  std::string out = word;
+  if (lowerSeen && !upper) return lower(out);
+  if (upper && !lowerSeen)
+    for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+char* nextMatch(const char*, int state) {
+  if (state == 0) gNextMatch = 0;
+  if (gNextMatch >= gMatches.size()) return nullptr;
+  return strdup(gMatches[gNextMatch++].c_str());
+}
+
+char** complete(const char* text, int start, int) {
+  rl_attempted_completion_over = 1;
+  std::string line = rl_line_buffer ? rl_line_buffer : "";
+  std::vector<std::string> names;
+  if (gNames && *gNames) names = (*gNames)();
+  bool files = false;
+  gMatches = completionsFor(line, start, text ? text : "", names, &files);
+  if (files) {
+    rl_attempted_completion_over = 0;  // :load FILE: libedit completes file names
+    return nullptr;
+  }
+  if (gMatches.empty()) return nullptr;
+  return rl_completion_matches(text, nextMatch);
+}
+
+// Reads one character for libedit; a Ctrl-C (SIGINT) makes it report the end of the line.
+// Multi-byte UTF-8 characters are decoded here, as libedit expects whole characters.
+int readCharacter(FILE* in) {
+  auto readByte = [&]() -> int {
+    for (;;) {
+      unsigned char c;
+      ssize_t n = ::read(fileno(in), &c, 1);
+      if (n == 1) return c;
+      if (n < 0 && errno == EINTR && !gLineInterrupted) continue;
+      return -1;
+    }
+  };
+  int c = readByte();
+  if (c < 0x80) return c;
+  int extra = (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 0;
+  int cp = extra == 1 ? (c & 0x1F) : extra == 2 ? (c & 0x0F) : (c & 0x07);
+  for (int i = 0; i < extra; ++i) {
+    int cc = readByte();
+    if (cc < 0) return -1;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  return extra ? cp : '?';
+}
+
+}  // namespace
+
+std::vector<std::string> completionsFor(const std::string& line, int start,
+                                        const std::string& prefix,
+                                        const std::vector<std::string>& names, bool* files) {
+  std::vector<std::string> out;
+  *files = false;
+  std::size_t first = line.find_first_not_of(" \t");
+  if (first != std::string::npos && line[first] == ':') {
+    std::size_t nameEnd = line.find_first_of(" \t", first);
+    if (nameEnd == std::string::npos || static_cast<std::size_t>(start) <= nameEnd) {
+      for (auto& m : metaCommandNames())
+        if (startsWithNoCase(m, prefix)) out.push_back(m);
+    } else {
+      std::string command = lower(line.substr(first + 1, nameEnd - first - 1));
+      if (command == "load") {
+        *files = true;
+      } else if (command == "backend") {
+        for (const char* b : {"cpu", "cuda"})
+          if (startsWithNoCase(b, prefix)) out.push_back(b);
+      } else if (command == "stats" || command == "time") {
+        for (const char* b : {"on", "off"})
+          if (startsWithNoCase(b, prefix)) out.push_back(b);
+      } else {
+        for (auto& n : names)
+          if (startsWithNoCase(n, prefix)) out.push_back(n);
+      }
+    }
+  } else {
+    for (const char* k : kKeywords)
+      if (startsWithNoCase(k, prefix)) out.push_back(inCaseOf(k, prefix));
+    for (auto& b : kBuiltins)
+      if (startsWithNoCase(std::string(b.name), prefix))
+        out.push_back(inCaseOf(std::string(b.name), prefix));
+    for (auto& n : names)
+      if (startsWithNoCase(n, prefix)) out.push_back(n);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+InputReader::InputReader(bool interactive, NameSource names) : interactive_(interactive) {
+  if (!interactive_) return;
+  gNames = new NameSource(std::move(names));
+  rl_readline_name = "star";
+  rl_catch_signals = 0;  // Ctrl-C is ours: it discards the line (see readCharacter)
+  rl_getc_function = readCharacter;
+  rl_attempted_completion_function = complete;
+  rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(),:+-*/%";
+  rl_completion_append_character = '\0';
+  rl_initialize();  // before the history: initialising again would drop it
+  using_history();
+  stifle_history(1000);
+  if (const char* path = std::getenv("STAR_HISTORY"); path && *path) {
+    historyPath_ = path;
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    historyPath_ = std::string(home) + "/.star_history";
+  }
+  if (!historyPath_.empty()) read_history(historyPath_.c_str());
+}
+
+InputReader::~InputReader() {
+  if (!interactive_) return;
+  delete gNames;
+  gNames = nullptr;
+}
+
+InputReader::Result InputReader::read(const std::string& prompt, std::string& line) {
+  line.clear();
+  if (!interactive_) {
+    if (!std::getline(std::cin, line)) return Result::EndOfInput;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return Result::Line;
+  }
+  std::cout.flush();
+  gLineInterrupted = 0;
+  gReaderThread = pthread_self();
+  struct sigaction sa = {};
+  struct sigaction old = {};
+  sa.sa_handler = onPromptInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: the pending read() must return
+  sigaction(SIGINT, &sa, &old);
+  char* text = readline(prompt.c_str());
+  sigaction(SIGINT, &old, nullptr);
+  if (gLineInterrupted) {
+    std::free(text);
+    std::cout << "\n";
+    std::cout.flush();
+    return Result::Interrupted;
+  }
+  if (!text) {
+    std::cout << "\n";
+    std::cout.flush();
+    return Result::EndOfInput;
+  }
+  line = text;
+  std::free(text);
+  return Result::Line;
+}
+
+void InputReader::remember(const std::string& input) {
+  if (!interactive_) return;
+  auto add = [&](std::string entry) {
+    while (!entry.empty() && std::isspace(static_cast<unsigned char>(entry.back())))
+      entry.pop_back();
+    if (entry.empty() || entry == lastEntry_) return;
+    add_history(entry.c_str());
+    lastEntry_ = entry;
+  };
+  // A multi-line input is one entry (on one line) unless a // comment would swallow the rest.
+  if (input.find("//") == std::string::npos) {
+    std::string joined = input;
+    std::replace(joined.begin(), joined.end(), '\n', ' ');
+    add(joined);
+  } else {
+    std::size_t begin = 0;
+    while (begin <= input.size()) {
+      std::size_t end = input.find('\n', begin);
+      if (end == std::string::npos) end = input.size();
+      add(input.substr(begin, end - begin));
+      begin = end + 1;
+    }
+  }
+  if (!historyPath_.empty()) write_history(historyPath_.c_str());
+}
+
+}  // namespace star::repl

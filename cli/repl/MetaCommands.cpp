@@ -1,0 +1,127 @@
+#include "cli/repl/MetaCommands.h"
+
+#include <cctype>
+#include <ostream>
+
+namespace star::repl {
+namespace {
+
+const char* kHelp =
+    "Enter declarations (var, const, proc, func) and statements; they run at once and the\n"
+    "declarations stay for later inputs (declaring a name again replaces it). An expression on\n"
+    "its own prints its value. An input continues on the next line until it is complete; an\n"
+    "empty line ends it early. Ctrl-C interrupts a running input; Ctrl-D leaves.\n"
+    "\n"
+    "  :help               this text\n"
+    "  :load FILE          compile and run FILE (a program, a unit or REPL inputs) here\n"
+    "  :dis [NAME]         bytecode of a procedure or function (of the last input without NAME)\n"
+    "  :type EXPR          the type of an expression, without running it\n"
+    "  :vars               the variables, constants, procedures and functions in scope\n"
+    "  :backend cpu|cuda   move the session, with its values, to another backend\n"
+    "  :stats on|off       per-opcode statistics after each input\n"
+    "  :time [on|off]      the time each input takes (:time alone toggles)\n"
+    "  :reset              forget every declaration and value\n"
+    "  :quit               leave (also :q, Ctrl-D)\n";
+
+std::string trim(const std::string& s) {
+  std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "on"/"off" (or empty for a toggle).
+bool onOff(ReplSession& session, const std::string& arg, bool current, bool* value) {
+  std::string a = lower(arg);
+  if (a.empty())
+    *value = !current;
+  else if (a == "on")
+    *value = true;
+  else if (a == "off")
+    *value = false;
+  else {
+    session.error("expected 'on' or 'off', not '" + arg + "'");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string>& metaCommandNames() {
+  static const std::vector<std::string> names = {"backend", "dis",   "help", "load", "quit",
+                                                 "reset",   "stats", "time", "type", "vars"};
+  return names;
+}
+
+bool isMetaCommand(const std::string& line) {
+  std::size_t first = line.find_first_not_of(" \t");
+  return first != std::string::npos && line[first] == ':';
+}
+
+MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
+  std::string body = trim(line);
+  body = body.substr(1);  // the ':'
+  std::size_t space = body.find_first_of(" \t");
+  std::string name = lower(body.substr(0, space));
+  std::string arg = space == std::string::npos ? "" : trim(body.substr(space));
+
+  if (name == "quit" || name == "q" || name == "exit") return MetaResult::Quit;
+  if (name == "help" || name == "h" || name == "?") {
+    session.out() << kHelp;
+    session.out().flush();
+  } else if (name == "load") {
+    if (arg.empty())
+      session.error(":load needs a file name");
+    else
+      session.load(arg);
+  } else if (name == "dis") {
+    session.disassemble(arg);
+  } else if (name == "type") {
+    if (arg.empty())
+      session.error(":type needs an expression");
+    else
+      session.showType(arg);
+  } else if (name == "vars") {
+    session.showVars();
+  } else if (name == "backend") {
+    std::string kind = lower(arg);
+    if (kind.empty()) {
+      session.out() << "backend: " << session.backendName() << " (" << session.deviceName()
+                    << ")\n";
+      session.out().flush();
+    } else if (kind != "cpu" && kind != "cuda") {
+      session.error("expected :backend cpu or :backend cuda, not '" + arg + "'");
+    } else {
+      session.switchBackend(kind);
+    }
+  } else if (name == "stats") {
+    bool on;
+    if (onOff(session, arg, session.stats(), &on)) {
+      session.setStats(on);
+      session.out() << "stats " << (on ? "on" : "off") << "\n";
+      session.out().flush();
+    }
+  } else if (name == "time") {
+    bool on;
+    if (onOff(session, arg, session.timing(), &on)) {
+      session.setTiming(on);
+      session.out() << "timing " << (on ? "on" : "off") << "\n";
+      session.out().flush();
+    }
+  } else if (name == "reset") {
+    session.reset();
+    session.out() << "session reset\n";
+    session.out().flush();
+  } else {
+    session.error("unknown command ':" + name + "' (:help lists the commands)");
+  }
+  return MetaResult::Continue;
+}
+
+}  // namespace star::repl

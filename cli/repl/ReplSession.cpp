@@ -1,0 +1,734 @@
+#include "cli/repl/ReplSession.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/BackendChoice.h"
+#include "cli/repl/ValuePrinter.h"
+#include "frontend/codegen/CodeGen.h"
+#include "frontend/driver/Compilation.h"
+#include "frontend/parse/Parser.h"
+#include "frontend/sema/Builtins.h"
+#include "vm/bytecode/Disassembler.h"
+
+namespace star::repl {
+namespace {
+
+constexpr const char* kHiddenPrefix = "__value_";
+
+bool isHidden(const std::string& name) {
+  return name.rfind(kHiddenPrefix, 0) == 0;
+}
+
+void onInterrupt(int) {
+  gInterruptRequested = true;
+}
+
+// Ctrl-C while an input runs stops it at the next loop back-edge or call (RuntimeError
+// "interrupted") instead of ending the REPL.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, &old_);
+  }
+  ~InterruptGuard() { sigaction(SIGINT, &old_, nullptr); }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  struct sigaction old_ {};
+};
+
+bool callsRoutine(const Expr* e) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ExprKind::Name:
+      return static_cast<const NameExpr*>(e)->routine != nullptr;
+    case ExprKind::Call: {
+      auto* c = static_cast<const CallExpr*>(e);
+      if (c->target == CallTarget::Routine) return true;
+      for (auto& a : c->args)
+        if (callsRoutine(a.get())) return true;
+      return false;
+    }
+    case ExprKind::Unary:
+      return callsRoutine(static_cast<const UnaryExpr*>(e)->operand.get());
+    case ExprKind::Binary: {
+      auto* b = static_cast<const BinaryExpr*>(e);
+      return callsRoutine(b->lhs.get()) || callsRoutine(b->rhs.get());
+    }
+    default:
+      return false;
+  }
+}
+
+std::string paramText(const Routine& r) {
+  if (r.params.empty()) return "";
+  std::string s = "(";
+  for (std::size_t i = 0; i < r.params.size(); ++i) {
+    if (i) s += "; ";
+    const Param& p = r.params[i];
+    s += (p.byRef ? "var " : "") + p.name + ": " + typeName(p.spec->type);
+  }
+  return s + ")";
+}
+
+std::string constantText(const Symbol& s) {
+  switch (s.type) {
+    case Type::Integer:
+      return std::to_string(s.intValue);
+    case Type::Boolean:
+      return s.intValue ? "true" : "false";
+    case Type::String:
+      return "'" + s.stringValue + "'";
+    case Type::Real: {
+      Interpreter::Slot v;
+      v.f = s.realValue;
+      return scalarText(Type::Real, v);
+    }
+    case Type::Word:
+    case Type::Slice:
+      return "%" + s.stringValue;
+    default:
+      return "?";
+  }
+}
+
+}  // namespace
+
+// ======================================================================= output
+
+TrackingBuf::int_type TrackingBuf::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  last_ = traits_type::to_char_type(c);
+  return target_->sputc(last_);
+}
+
+std::streamsize TrackingBuf::xsputn(const char* s, std::streamsize n) {
+  if (n > 0) last_ = s[n - 1];
+  return target_->sputn(s, n);
+}
+
+std::ostream& ReplSession::out() {
+  return vmOut_;
+}
+
+void ReplSession::printColoured(const std::string& text) {
+  vmOut_.flush();
+  if (!options_.colour) {
+    err_ << text;
+    err_.flush();
+    return;
+  }
+  // Colour the severity of each `file:line:col: error: message` line.
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    static const std::pair<const char*, const char*> kinds[] = {{": runtime error: ", "\033[1;31m"},
+                                                                {": error: ", "\033[1;31m"},
+                                                                {": warning: ", "\033[1;35m"},
+                                                                {": note: ", "\033[1;36m"}};
+    for (auto& [kind, colour] : kinds) {
+      std::size_t at = line.find(kind);
+      if (at == std::string::npos) continue;
+      std::string word(kind + 2, std::char_traits<char>::length(kind) - 4);
+      line = "\033[1m" + line.substr(0, at + 1) + "\033[0m " + colour + word + ":\033[0m " +
+             line.substr(at + std::char_traits<char>::length(kind));
+      break;
+    }
+    if (line.rfind("error: ", 0) == 0) line = "\033[1;31merror:\033[0m " + line.substr(7);
+    err_ << line;
+    if (end < text.size()) err_ << '\n';
+    begin = end + 1;
+  }
+  err_.flush();
+}
+
+void ReplSession::error(const std::string& message) {
+  printColoured("error: " + message + "\n");
+}
+
+void ReplSession::note(const std::string& message) {
+  vmOut_.flush();
+  err_ << message << "\n";
+  err_.flush();
+}
+
+void ReplSession::flushDiagnostics() {
+  std::string text = diagBuffer_.str();
+  discardDiagnostics();
+  if (!text.empty()) printColoured(text);
+}
+
+void ReplSession::discardDiagnostics() {
+  diagBuffer_.str("");
+  diagBuffer_.clear();
+  diags_.resetCounts();
+}
+
+// ======================================================================= lifetime
+
+ReplSession::ReplSession(SessionOptions options, std::ostream& out, std::ostream& err)
+    : options_(std::move(options)),
+      out_(out),
+      err_(err),
+      trackBuf_(out.rdbuf()),
+      vmOut_(&trackBuf_),
+      diags_(sources_, diagBuffer_),
+      stats_(options_.stats) {
+  Checker::Options opts;
+  opts.allowRedefinition = true;
+  opts.warnUnused = false;
+  checker_ = std::make_unique<Checker>(diags_, opts);
+}
+
+ReplSession::~ReplSession() {
+  try {
+    releaseSpares();
+    vm_.reset();  // before the backend it uses
+    backend_.reset();
+  } catch (...) {
+    // a failing device at exit has nothing left to report to
+  }
+}
+
+bool ReplSession::start(std::string* error) {
+  backend_ = chooseBackend(options_.backend, error);
+  if (!backend_) return false;
+  newInterpreter();
+  return true;
+}
+
+void ReplSession::newInterpreter() {
+  vm_ = std::make_unique<Interpreter>(*backend_, vmOut_);
+  vm_->enableStats(stats_);
+}
+
+void ReplSession::setStats(bool on) {
+  stats_ = on;
+  if (vm_) vm_->enableStats(on);
+}
+
+void ReplSession::reset() {
+  releaseSpares();
+  vm_.reset();
+  newInterpreter();
+  Checker::Options opts;
+  opts.allowRedefinition = true;
+  opts.warnUnused = false;
+  checker_ = std::make_unique<Checker>(diags_, opts);
+  programs_.clear();
+  unitNames_.clear();
+  module_ = Module{};
+  syncFiles();
+  lastEntry_ = -1;
+}
+
+std::uint32_t ReplSession::addSource(const std::string& path, std::string text) {
+  std::uint32_t file = sources_.add(path, std::move(text));
+  syncFiles();
+  return file;
+}
+
+// The module names the same files as the session's SourceManager (for listings).
+void ReplSession::syncFiles() {
+  while (module_.files.size() < sources_.size())
+    module_.files.push_back(sources_.path(static_cast<std::uint32_t>(module_.files.size())));
+}
+
+// ======================================================================= rollback
+
+ReplSession::Mark ReplSession::mark() const {
+  Mark m;
+  m.functions = module_.functions.size();
+  m.globals = module_.globals.size();
+  m.constants = module_.constants.size();
+  m.units = unitNames_.size();
+  m.programs = programs_.size();
+  m.scope = checker_->snapshot();
+  return m;
+}
+
+// Copies every global's value (slices, words and tables into spare backend storage).
+bool ReplSession::saveValues(Mark& m) {
+  auto& globals = vm_->globals();
+  std::size_t n = std::min(globals.size(), module_.globals.size());
+  m.values.assign(globals.begin(), globals.begin() + static_cast<std::ptrdiff_t>(n));
+  if (spares_.size() < n) spares_.resize(n, {kNoHandle, SlotKind::Scalar});
+  try {
+    for (std::size_t g = 0; g < n; ++g) {
+      SlotKind kind = module_.globals[g].kind;
+      if (kind != SlotKind::Bits && kind != SlotKind::Table) continue;
+      if (isHidden(module_.globals[g].name)) continue;  // an earlier result: not worth keeping
+      auto& [spare, spareKind] = spares_[g];
+      if (spare == kNoHandle || spareKind != kind) {
+        if (spare != kNoHandle) backend_->destroy(spare);
+        spare = kNoHandle;
+        spare = kind == SlotKind::Bits ? backend_->create_bits() : backend_->create_table();
+        spareKind = kind;
+      }
+      Handle h = static_cast<Handle>(globals[g].u);
+      if (kind == SlotKind::Bits)
+        backend_->copy_bits(spare, h);
+      else
+        backend_->copy_table(spare, h);
+    }
+  } catch (const std::exception& e) {
+    note(std::string("warning: cannot save the session's values (") + e.what() +
+         "); if this input fails, its changes stay");
+    return m.valuesSaved = false;
+  }
+  return m.valuesSaved = true;
+}
+
+void ReplSession::releaseSpares() {
+  if (backend_)
+    for (auto& [h, kind] : spares_)
+      if (h != kNoHandle) backend_->destroy(h);
+  spares_.clear();
+}
+
+void ReplSession::rollback(Mark& m, bool restoreValues) {
+  checker_->restore(std::move(m.scope));
+  module_.functions.resize(m.functions);
+  module_.globals.resize(m.globals);
+  module_.constants.resize(m.constants);
+  unitNames_.resize(m.units);
+  if (programs_.size() > m.programs) programs_.resize(m.programs);
+  if (lastEntry_ >= static_cast<std::int64_t>(m.functions)) lastEntry_ = -1;
+  if (!vm_) return;
+  vm_->truncateGlobals(m.globals);
+  if (!restoreValues || !m.valuesSaved) return;
+  auto& globals = vm_->globals();
+  try {
+    for (std::size_t g = 0; g < m.values.size() && g < globals.size(); ++g) {
+      SlotKind kind = module_.globals[g].kind;
+      if (kind == SlotKind::Scalar || kind == SlotKind::Ref) {
+        globals[g] = m.values[g];
+        continue;
+      }
+      if (g >= spares_.size() || spares_[g].first == kNoHandle) continue;
+      Handle h = static_cast<Handle>(globals[g].u);
+      if (kind == SlotKind::Bits)
+        backend_->copy_bits(h, spares_[g].first);
+      else
+        backend_->copy_table(h, spares_[g].first);
+    }
+  } catch (const std::exception& e) {
+    error(std::string("cannot restore the session's values: ") + e.what());
+  }
+}
+
+bool ReplSession::needsSnapshot(const Program& p) const {
+  if (p.body && !p.body->body.empty()) return true;
+  for (auto& v : p.decls.vars)
+    if (v.spec && (callsRoutine(v.spec->size1.get()) || callsRoutine(v.spec->size2.get())))
+      return true;
+  return false;
+}
+
+// ======================================================================= inputs
+
+void ReplSession::finishInput() {
+  if (!trackBuf_.atLineStart()) vmOut_ << '\n';
+  vmOut_.flush();
+}
+
+bool ReplSession::producesValue(const Expr& e) const {
+  std::string name;
+  if (e.kind == ExprKind::Name)
+    name = static_cast<const NameExpr&>(e).name;
+  else if (e.kind == ExprKind::Call)
+    name = static_cast<const CallExpr&>(e).name;
+  else
+    return true;
+  if (checker_->findGlobal(name)) return true;
+  if (const Routine* r = checker_->findRoutine(name)) return r->isFunc;
+  int b = findBuiltin(name);
+  if (b >= 0) return !isStatementLikeBuiltin(static_cast<Builtin>(b));
+  return false;  // an unknown name: the statement's message says so
+}
+
+void ReplSession::evaluate(const std::string& text) {
+  auto started = std::chrono::steady_clock::now();
+  discardDiagnostics();
+  std::string body = text;  // without the final newline: an error at the end points after it
+  while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
+  std::uint32_t file = addSource("<input>", std::move(body));
+  bool didSomething = true;
+  SyntaxErrors asExpression;
+  if (!tryExpression(file, &asExpression)) {
+    auto program = parseSource(sources_, file, ParseMode::ReplInput, diags_);
+    if (!program) {
+      // Neither declarations and statements nor an expression: the reading that got further
+      // explains the mistake better (`x +` is an unfinished expression, not a bad statement).
+      SourceLoc a = asExpression.at, b = diags_.firstErrorLoc();
+      if (!asExpression.text.empty() && (a.line > b.line || (a.line == b.line && a.col > b.col))) {
+        discardDiagnostics();
+        printColoured(asExpression.text);
+      } else {
+        flushDiagnostics();
+      }
+    } else if (program->decls.consts.empty() && program->decls.vars.empty() &&
+               program->routines.empty() && (!program->body || program->body->body.empty())) {
+      didSomething = false;  // only comments and semicolons
+    } else {
+      Mark m = mark();
+      if (!checker_->checkProgram(*program)) {
+        rollback(m, false);
+        flushDiagnostics();
+      } else {
+        flushDiagnostics();  // warnings
+        execute({}, std::move(program), m, nullptr, Type::Void);
+      }
+    }
+  }
+  if (timing_ && didSomething) reportTime(started);
+}
+
+void ReplSession::reportTime(std::chrono::steady_clock::time_point started) {
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "time: %.3f ms", ms);
+  note(buf);
+}
+
+// A bare expression: its value is printed. False when the input is not one (or is a procedure
+// call, which runs as a statement).
+bool ReplSession::tryExpression(std::uint32_t file, SyntaxErrors* syntax) {
+  std::ostringstream quiet;
+  Diagnostics quietDiags(sources_, quiet);
+  auto parsed = parseSource(sources_, file, ParseMode::ReplExpr, quietDiags);
+  if (!parsed) {
+    syntax->text = quiet.str();
+    syntax->at = quietDiags.firstErrorLoc();
+    return false;
+  }
+  if (!producesValue(*parsed->value)) return false;
+  Type type = checker_->checkExpression(parsed->value.get());
+  if (diags_.errorCount() > 0 || type == Type::Error) {
+    flushDiagnostics();
+    return true;
+  }
+  if (type == Type::Void) {
+    discardDiagnostics();
+    return false;
+  }
+  Expr* e = parsed->value.get();
+  if (e->kind == ExprKind::Name) {
+    // A variable is shown where it lives.
+    const Symbol* sym = static_cast<NameExpr*>(e)->symbol;
+    if (sym && sym->kind == SymbolKind::Global && sym->slot < vm_->globals().size()) {
+      flushDiagnostics();
+      try {
+        printValue(vmOut_, *backend_, sym->type, vm_->globals()[sym->slot]);
+      } catch (const std::exception& ex) {
+        error(ex.what());
+      }
+      finishInput();
+      return true;
+    }
+  }
+  discardDiagnostics();  // the real check below reports any warnings again
+
+  // `__value_<type> := expr` in a program of its own; the hidden variable is declared once.
+  auto fresh = parseSource(sources_, file, ParseMode::ReplExpr, quietDiags);
+  SourceLoc loc = fresh->value->loc;
+  auto program = std::make_unique<Program>();
+  program->name = "repl";
+  program->loc = loc;
+  std::string hidden = std::string(kHiddenPrefix) + typeName(type);
+  if (!checker_->findGlobal(hidden)) {
+    auto spec = std::make_unique<TypeSpec>();
+    spec->type = type;
+    spec->loc = loc;
+    VarDecl v;
+    v.name = hidden;
+    v.loc = loc;
+    v.spec = spec.get();
+    program->decls.specs.push_back(std::move(spec));
+    program->decls.vars.push_back(std::move(v));
+  }
+  program->body = std::make_unique<BlockStmt>(loc);
+  program->body->body.push_back(std::make_unique<AssignStmt>(
+      loc, std::make_unique<NameExpr>(loc, hidden), std::move(fresh->value)));
+  Mark m = mark();
+  if (!checker_->checkProgram(*program)) {
+    rollback(m, false);
+    flushDiagnostics();
+    return true;
+  }
+  flushDiagnostics();
+  const Symbol* target = checker_->findGlobal(hidden);
+  execute({}, std::move(program), m, target, type);
+  return true;
+}
+
+void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
+                          std::unique_ptr<Program> program, Mark& m, const Symbol* valueOf,
+                          Type valueType) {
+  bool snapshot = needsSnapshot(*program);
+  for (auto& u : units) snapshot = snapshot || needsSnapshot(*u);
+  if (snapshot) saveValues(m);
+
+  CodeGen gen(module_);
+  std::vector<Program*> unitPtrs;
+  for (auto& u : units) unitPtrs.push_back(u.get());
+  std::uint32_t entry = gen.compile(unitPtrs, *program);
+  for (auto& u : units) programs_.push_back(std::move(u));
+  programs_.push_back(std::move(program));
+
+  ExecutionStats before = vm_->stats();
+  bool failed = false;
+  {
+    InterruptGuard guard;
+    try {
+      vm_->run(module_, entry);
+      if (valueOf) printValue(vmOut_, *backend_, valueType, vm_->globals()[valueOf->slot]);
+    } catch (const RuntimeError& e) {
+      failed = true;
+      finishInput();
+      if (options_.interactive && std::string(e.what()) == "interrupted") vmOut_ << '\n';
+      bool hasText = e.loc.file < sources_.size() && !sources_.text(e.loc.file).empty();
+      printColoured(Diagnostics::format(sources_, e.loc, "runtime error", e.what(), hasText));
+    } catch (const std::exception& e) {
+      failed = true;
+      finishInput();
+      error(e.what());
+    }
+  }
+  gInterruptRequested = false;
+  if (failed) {
+    rollback(m, true);
+  } else {
+    lastEntry_ = entry;
+  }
+  finishInput();
+  if (stats_) {
+    ExecutionStats diff = vm_->stats();
+    for (std::size_t op = 0; op < diff.count.size(); ++op) {
+      diff.count[op] -= before.count[op];
+      diff.nanos[op] -= before.nanos[op];
+    }
+    vmOut_.flush();
+    diff.print(err_, backend_->name(), backend_->device());
+    err_.flush();
+  }
+}
+
+// ======================================================================= :load
+
+bool ReplSession::loadUnits(const Program& from, std::vector<std::string>& stack,
+                            std::vector<std::unique_ptr<Program>>& units) {
+  namespace fs = std::filesystem;
+  bool ok = true;
+  for (auto& [name, loc] : from.uses) {
+    std::string key = lowerCase(name);
+    if (std::find(stack.begin(), stack.end(), key) != stack.end()) {
+      diags_.error(loc, "module '" + name + "' uses itself (a cycle of 'uses')");
+      ok = false;
+      continue;
+    }
+    if (std::find(unitNames_.begin(), unitNames_.end(), key) != unitNames_.end()) continue;
+    std::vector<fs::path> dirs{fs::path(sources_.path(loc.file)).parent_path()};
+    for (auto& d : options_.modulePath) dirs.emplace_back(d);
+    std::string path;
+    for (auto& d : dirs) {
+      std::error_code ec;
+      fs::path p = d.empty() ? fs::path(key + ".star") : d / (key + ".star");
+      if (fs::is_regular_file(p, ec)) {
+        path = p.string();
+        break;
+      }
+    }
+    if (path.empty()) {
+      diags_.error(loc, "module '" + name + "' not found (looked for " + key + ".star)");
+      ok = false;
+      continue;
+    }
+    std::int64_t file = loadSourceFile(path, sources_, diags_, loc);
+    syncFiles();
+    if (file < 0) {
+      ok = false;
+      continue;
+    }
+    auto unit = parseSource(sources_, static_cast<std::uint32_t>(file), ParseMode::Unit, diags_);
+    if (!unit) {
+      ok = false;
+      continue;
+    }
+    stack.push_back(key);
+    ok &= loadUnits(*unit, stack, units);
+    stack.pop_back();
+    unitNames_.push_back(key);
+    units.push_back(std::move(unit));
+  }
+  return ok;
+}
+
+void ReplSession::load(const std::string& path) {
+  auto started = std::chrono::steady_clock::now();
+  discardDiagnostics();
+  Mark m = mark();
+  std::int64_t file = loadSourceFile(path, sources_, diags_, {});
+  syncFiles();
+  std::unique_ptr<Program> program;
+  std::vector<std::unique_ptr<Program>> units;
+  bool ok = file >= 0;
+  if (ok) {
+    auto f = static_cast<std::uint32_t>(file);
+    program = parseSource(sources_, f, fileParseMode(sources_.text(f)), diags_);
+    ok = program != nullptr;
+  }
+  if (ok) {
+    std::vector<std::string> stack;
+    ok = loadUnits(*program, stack, units);
+  }
+  if (ok) {
+    for (auto& u : units) ok &= checker_->checkUnit(*u);
+    ok &= checker_->checkProgram(*program);
+  }
+  if (!ok) {
+    rollback(m, false);
+    flushDiagnostics();
+  } else {
+    flushDiagnostics();
+    execute(std::move(units), std::move(program), m, nullptr, Type::Void);
+  }
+  if (timing_) reportTime(started);
+}
+
+// ======================================================================= inspection
+
+void ReplSession::disassemble(const std::string& name) {
+  std::uint32_t index;
+  if (name.empty()) {
+    if (lastEntry_ < 0) {
+      error("nothing to disassemble yet (:dis NAME shows a procedure or function)");
+      return;
+    }
+    index = static_cast<std::uint32_t>(lastEntry_);
+  } else if (const Routine* r = checker_->findRoutine(name)) {
+    index = r->index;
+  } else {
+    error("no procedure or function named '" + name + "'");
+    return;
+  }
+  disassembleFunction(module_, index, vmOut_, [&](std::uint32_t file, std::uint32_t line) {
+    return file < sources_.size() ? sources_.line(file, line) : std::string();
+  });
+  finishInput();
+}
+
+void ReplSession::showType(const std::string& exprText) {
+  discardDiagnostics();
+  std::uint32_t file = addSource("<input>", exprText);
+  auto parsed = parseSource(sources_, file, ParseMode::ReplExpr, diags_);
+  if (!parsed) {
+    flushDiagnostics();
+    return;
+  }
+  Type t = checker_->checkExpression(parsed->value.get());
+  flushDiagnostics();
+  if (t == Type::Error) return;
+  if (t == Type::Void)
+    vmOut_ << "no value (a procedure call)\n";
+  else
+    vmOut_ << typeText(t, parsed->value->shape) << "\n";
+  finishInput();
+}
+
+void ReplSession::showVars() {
+  bool any = false;
+  try {
+    for (const Symbol* s : checker_->globals()) {
+      if (isHidden(s->name)) continue;
+      any = true;
+      if (s->kind == SymbolKind::Const) {
+        vmOut_ << "const " << s->name << ": " << typeText(s->type, s->shape) << " = "
+               << constantText(*s) << "\n";
+        continue;
+      }
+      vmOut_ << "var " << s->name << ": " << typeText(s->type, s->shape);
+      if (s->slot < vm_->globals().size())
+        vmOut_ << " = " << valueSummary(*backend_, s->type, vm_->globals()[s->slot]);
+      vmOut_ << "\n";
+    }
+    for (const Routine* r : checker_->routines()) {
+      any = true;
+      vmOut_ << (r->isFunc ? "func " : "proc ") << r->name << paramText(*r);
+      if (r->isFunc && r->result) vmOut_ << ": " << typeName(r->result->type);
+      vmOut_ << "\n";
+    }
+  } catch (const std::exception& e) {
+    error(e.what());
+  }
+  if (!any) vmOut_ << "(nothing declared)\n";
+  finishInput();
+}
+
+std::vector<std::string> ReplSession::namesInScope() const {
+  std::vector<std::string> names;
+  for (const Symbol* s : checker_->globals())
+    if (!isHidden(s->name)) names.push_back(s->name);
+  for (const Routine* r : checker_->routines()) names.push_back(r->name);
+  return names;
+}
+
+// ======================================================================= :backend
+
+void ReplSession::switchBackend(const std::string& kind) {
+  std::string why;
+  auto next = chooseBackend(kind, &why);
+  if (!next) {
+    error(why);
+    return;
+  }
+  auto vm = std::make_unique<Interpreter>(*next, vmOut_);
+  vm->enableStats(stats_);
+  try {
+    vm->allocateGlobals(module_);
+    auto& from = vm_->globals();
+    auto& to = vm->globals();
+    std::vector<std::uint64_t> words;
+    for (std::size_t g = 0; g < to.size() && g < from.size(); ++g) {
+      SlotKind k = module_.globals[g].kind;
+      if (k != SlotKind::Bits && k != SlotKind::Table) {
+        to[g] = from[g];
+        continue;
+      }
+      auto src = static_cast<Handle>(from[g].u);
+      auto dst = static_cast<Handle>(to[g].u);
+      if (k == SlotKind::Bits) {
+        backend_->read_bits(src, words);
+        next->write_bits(dst, backend_->length(src), words.data());
+      } else {
+        backend_->read_table(src, words);
+        next->write_table(dst, backend_->rows(src), backend_->cols(src), words.data());
+      }
+      vm->setFixedShape(dst, vm_->fixedShape(src));
+    }
+  } catch (const std::exception& e) {
+    vm.reset();
+    error(std::string("cannot move the session to the ") + kind + " backend: " + e.what());
+    return;
+  }
+  releaseSpares();
+  vm_ = std::move(vm);         // the old interpreter goes first,
+  backend_ = std::move(next);  // then the backend it used
+  vmOut_ << "backend: " << backend_->name() << " (" << backend_->device() << ")\n";
+  finishInput();
+}
+
+}  // namespace star::repl

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Drives `star repl` on a pseudo-terminal: banner, prompts, continuation prompts, tab
+completion, Ctrl-C (at the prompt and in a running loop), history recall (in a session and
+across sessions), Ctrl-D.
+
+usage: pty_test.py STAR [BACKEND]     exit status 0 pass, 1 fail, 77 skipped (no pexpect)
+"""
+import os
+import sys
+import tempfile
+import time
+
+try:
+    import pexpect
+except ImportError:
+    print("SKIP: python3-pexpect is not installed")
+    sys.exit(77)
+
+PROMPT = "star> "
+CONTINUATION = "  ... "
+UP = "\x1b[A"
+
+
+def spawn(star, backend, home, history=None):
+    env = dict(os.environ)
+    env.update({"HOME": home, "TERM": "xterm", "NO_COLOR": "1"})
+    env.pop("STAR_HISTORY", None)
+    if history:
+        env["STAR_HISTORY"] = history
+    child = pexpect.spawn(star, ["repl", "--backend=" + backend], env=env, encoding="utf-8",
+                          timeout=20, dimensions=(24, 200))
+    child.logfile_read = sys.stdout
+    return child
+
+
+def value(child, text):
+    """Expects `text` alone on a line of output, then the prompt."""
+    child.expect(r"\r\n" + text + r"\r\n")
+    child.expect_exact(PROMPT)
+
+
+def session_one(star, backend, home, history):
+    c = spawn(star, backend, home, history)
+    # Banner naming the backend, then the prompt.
+    c.expect(r"Star \S+ on the " + backend + r" backend \(.+\)")
+    c.expect_exact(":help")
+    c.expect_exact(PROMPT)
+
+    # A declaration, then a multi-line compound statement with continuation prompts.
+    c.sendline("var counter: integer;")
+    c.expect_exact(PROMPT)
+    c.sendline("begin")
+    c.expect_exact(CONTINUATION)
+    c.sendline("counter := 20;")
+    c.expect_exact(CONTINUATION)
+    c.sendline("counter := counter + 1")
+    c.expect_exact(CONTINUATION)
+    c.sendline("end")
+    c.expect_exact(PROMPT)
+    c.sendline("counter")
+    value(c, "21")
+
+    # Tab completion: a builtin prefix, a name in scope, a meta-command.
+    c.send("NUM\t")
+    c.expect_exact("B")
+    c.sendline("(%1011)")
+    value(c, "3")
+    c.send("coun\t")
+    c.expect_exact("ter")
+    c.sendline(" * 2")
+    value(c, "42")
+    c.send(":ty\t")
+    c.expect_exact("pe")
+    c.sendline(" counter")
+    value(c, "integer")
+
+    # An empty line ends an incomplete input early (and its error is reported).
+    c.sendline("counter +")
+    c.expect_exact(CONTINUATION)
+    c.sendline("")
+    c.expect("error: unexpected end of file")
+    c.expect_exact(PROMPT)
+
+    # Ctrl-C at the prompt discards the line being edited.
+    c.send("this is not Star")
+    time.sleep(0.2)
+    c.sendintr()
+    c.expect_exact(PROMPT)
+    c.sendline("counter")
+    value(c, "21")
+
+    # Ctrl-C interrupts a running loop; the session goes on with its state.
+    c.sendline("while true do counter := counter;")
+    time.sleep(0.5)
+    c.sendintr()
+    c.expect("runtime error: interrupted")
+    c.expect_exact(PROMPT)
+    c.sendline("counter + 1")
+    value(c, "22")
+
+    # Up-arrow recalls the previous input.
+    c.send(UP)
+    c.expect_exact("counter + 1")
+    c.send("\r")
+    value(c, "22")
+
+    # The last input, remembered for the next session.
+    c.sendline("40 + 2")
+    value(c, "42")
+
+    # Ctrl-D leaves with status 0.
+    c.sendeof()
+    c.expect(pexpect.EOF)
+    c.close()
+    if c.exitstatus != 0:
+        raise AssertionError("exit status %r after Ctrl-D" % c.exitstatus)
+
+
+def session_two(star, backend, home, history):
+    c = spawn(star, backend, home, history)
+    c.expect_exact(PROMPT)
+    # History from the first session: the last input comes back with up-arrow.
+    c.send(UP)
+    c.expect_exact("40 + 2")
+    c.send("\r")
+    value(c, "42")
+    c.sendline(":quit")
+    c.expect(pexpect.EOF)
+    c.close()
+    if c.exitstatus != 0:
+        raise AssertionError("exit status %r after :quit" % c.exitstatus)
+
+
+def default_history_file(star, backend, home):
+    # Without STAR_HISTORY the history goes to ~/.star_history.
+    c = spawn(star, backend, home)
+    c.expect_exact(PROMPT)
+    c.sendline("1 + 1")
+    value(c, "2")
+    c.sendeof()
+    c.expect(pexpect.EOF)
+    c.close()
+    path = os.path.join(home, ".star_history")
+    if not os.path.exists(path) or "1" not in open(path).read():
+        raise AssertionError("no history in " + path)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    star = sys.argv[1]
+    backend = sys.argv[2] if len(sys.argv) > 2 else "cpu"
+    with tempfile.TemporaryDirectory() as home:
+        history = os.path.join(home, "history")
+        for test in (session_one, session_two):
+            print("\n=== " + test.__name__)
+            test(star, backend, home, history)
+        print("\n=== default_history_file")
+        default_history_file(star, backend, home)
+    print("\nPASS")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (AssertionError, pexpect.TIMEOUT, pexpect.EOF) as e:
+        print("\nFAIL: %s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+        sys.exit(1)

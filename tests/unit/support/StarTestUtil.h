@@ -1,0 +1,123 @@
+// Helpers shared by the front-end and VM unit tests: a temporary directory, compiling a Star
+// source text through star::Compilation, and running it on the CPU backend.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/driver/Compilation.h"
+#include "runtime-cpu/CpuBackend.h"
+#include "vm/interp/Interpreter.h"
+
+namespace startest {
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it at destruction.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string templ = std::string(base && *base ? base : "/tmp") + "/star-unit-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = buf.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  // Writes `text` (byte for byte) to `name` in the directory; returns the full path.
+  std::string write(const std::string& name, const std::string& text) const {
+    std::string p = file(name);
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + p);
+    return p;
+  }
+
+ private:
+  std::string path_;
+};
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The result of compiling one program: the diagnostics text and, when it compiled, the module.
+struct Compiled {
+  bool ok = false;
+  std::string diagnostics;
+  std::string path;
+  star::Module module;
+};
+
+inline Compiled compileFile(const std::string& path, bool warnUnused = true) {
+  Compiled c;
+  c.path = path;
+  std::ostringstream diags;
+  star::CompileOptions options;
+  options.warnUnused = warnUnused;
+  star::Compilation comp(diags, options);
+  c.ok = comp.compileFile(path);
+  c.diagnostics = diags.str();
+  if (c.ok) c.module = comp.takeModule();
+  return c;
+}
+
+inline Compiled compileSource(const TempDir& dir, const std::string& source,
+                              const std::string& name = "prog.star", bool warnUnused = true) {
+  return compileFile(dir.write(name, source), warnUnused);
+}
+
+// Output of a run and the runtime error it ended with, if any.
+struct RunResult {
+  std::string output;
+  std::optional<std::string> error;  // RuntimeError::what()
+  star::SourceLoc loc;               // RuntimeError::loc
+};
+
+inline RunResult runModule(star::Interpreter& vm, std::ostringstream& out, const star::Module& m,
+                           std::vector<std::string> args = {}) {
+  RunResult r;
+  out.str("");
+  out.clear();
+  vm.setArguments(std::move(args));
+  try {
+    vm.run(m, m.entry);
+  } catch (const star::RuntimeError& e) {
+    r.error = e.what();
+    r.loc = e.loc;
+  }
+  r.output = out.str();
+  return r;
+}
+
+// A CPU backend and an interpreter writing to a string stream.
+struct Vm {
+  std::unique_ptr<star::Backend> backend = star::make_cpu_backend();
+  std::ostringstream out;
+  star::Interpreter interp{*backend, out};
+
+  RunResult run(const star::Module& m, std::vector<std::string> args = {}) {
+    return runModule(interp, out, m, std::move(args));
+  }
+};
+
+}  // namespace startest

@@ -1,0 +1,39 @@
+#include "vm/interp/StringPool.h"
+
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace star {
+namespace {
+
+struct Pool {
+  std::mutex mutex;
+  std::deque<std::string> strings{std::string()};  // deque: references stay valid as it grows
+  std::unordered_map<std::string, std::uint64_t> index{{std::string(), 0}};
+};
+
+Pool& pool() {
+  static Pool p;
+  return p;
+}
+
+}  // namespace
+
+std::uint64_t internString(const std::string& s) {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto [it, inserted] = p.index.try_emplace(s, p.strings.size());
+  if (inserted) p.strings.push_back(s);
+  return it->second;
+}
+
+const std::string& pooledString(std::uint64_t index) {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (index >= p.strings.size()) throw std::out_of_range("invalid string value");
+  return p.strings[index];
+}
+
+}  // namespace star

@@ -1,0 +1,15 @@
+// String values: a string in a register or global is an index into this process-wide,
+// append-only pool of interned strings (index 0 is ''). Indices stay valid however the module
+// grows or shrinks (the REPL), and a corrupt index is detected instead of dereferenced.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace star {
+
+std::uint64_t internString(const std::string& s);
+// Throws std::out_of_range for an index that was never handed out.
+const std::string& pooledString(std::uint64_t index);
+
+}  // namespace star
