@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -106,6 +107,15 @@ int commandCompile(const CommandLine& cl) {
   return 0;
 }
 
+namespace {
+// Ctrl-C during `star run`: the first stops the program at its next loop back-edge or call with
+// "interrupted" (and its location); a second one ends the process at once.
+void onInterrupt(int) {
+  gInterruptRequested = true;
+  std::signal(SIGINT, SIG_DFL);
+}
+}  // namespace
+
 int commandRun(const CommandLine& cl) {
   LoadedProgram p;
   loadProgram(cl, p);
@@ -121,6 +131,7 @@ int commandRun(const CommandLine& cl) {
     Interpreter vm(*backend, std::cout);
     vm.setArguments(cl.programArgs);
     vm.enableStats(cl.stats);
+    std::signal(SIGINT, onInterrupt);
     try {
       vm.run(p.module, p.module.entry);
     } catch (const RuntimeError& e) {
@@ -134,6 +145,14 @@ int commandRun(const CommandLine& cl) {
     if (cl.stats) vm.stats().print(std::cerr, backend->name(), backend->device());
   }
   return status;
+}
+
+int commandOpcodes() {
+  std::cout << "| # | name | operands | semantics |\n|---|---|---|---|\n";
+  for (std::uint32_t op = 0; op < kOpCount; ++op)
+    std::cout << "| " << op << " | `" << kOpInfo[op].name << "` | `" << kOpInfo[op].shape
+              << "` | " << kOpInfo[op].doc << " |\n";
+  return 0;
 }
 
 int commandVersion() {

@@ -26,5 +26,7 @@ int commandDis(const CommandLine& cl);
 int commandCompile(const CommandLine& cl);
 int commandRepl(const CommandLine& cl);
 int commandVersion();
+// The instruction set as the Markdown table of docs/BYTECODE.md (generated from Opcodes.def).
+int commandOpcodes();
 
 }  // namespace star

@@ -23,6 +23,7 @@ const char* kUsage =
     "  dis FILE             print the bytecode with the source lines interleaved\n"
     "  compile FILE -o OUT  write a bytecode module (.starc)\n"
     "  repl                 interactive session (also: star with no arguments on a terminal)\n"
+    "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
     "  --version            version and backends\n"
     "\n"
     "options:\n"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   } else {
     std::string first = argv[1];
     if (first == "--version" || first == "version") return star::commandVersion();
+    if (first == "opcodes") return star::commandOpcodes();
     if (first == "--help" || first == "-h" || first == "help") {
       std::cout << kUsage;
       return 0;

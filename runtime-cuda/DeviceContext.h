@@ -1,6 +1,8 @@
 // What the backend owns on the GPU besides its values: the stream every primitive is queued on,
-// the stream-ordered memory pool values are allocated from, and the small device scratch / pinned
-// host pair through which synchronising primitives return their results.
+// the stream-ordered memory pool values are allocated from, and the per-context state through
+// which synchronising primitives return their results: a device ReduceState (the accumulators of
+// the one-launch reductions, self-resetting) and one word of mapped pinned host memory that the
+// kernels write their result into, so that a result needs no copy: one launch, then one wait.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,14 +11,12 @@
 #include <string>
 
 #include "runtime-cuda/kernels/Launch.h"
+#include "runtime-cuda/kernels/Search.h"
 
 namespace star::cuda {
 
 class DeviceContext {
  public:
-  // Device scalars available in scratch(); results come back through fetch().
-  static constexpr int kScratchWords = 4;
-
   DeviceContext();  // the current device (0 unless the caller chose another); throws BackendError
   ~DeviceContext();
   DeviceContext(const DeviceContext&) = delete;
@@ -31,12 +31,11 @@ class DeviceContext {
   std::uint64_t* allocate(std::uint64_t words);
   void release(std::uint64_t* p) noexcept;
 
-  std::uint64_t* scratch() const { return scratch_; }
-  // Copies scratch()[0, n) back and waits for the stream: the one synchronisation of a
-  // primitive that returns a value. The result stays valid until the next fetch().
-  const std::uint64_t* fetch(int n) { return fetch(scratch_, n); }
-  // The same for n <= kScratchWords elements anywhere in device memory.
-  const std::uint64_t* fetch(const std::uint64_t* device_words, int n);
+  // Where a synchronising kernel puts its result: this context's accumulators and the device
+  // address of the mapped host word. Owned by this context: two backends never share them.
+  const ResultTarget& target() const { return target_; }
+  // Waits for the stream, then returns the word the last synchronising kernel wrote.
+  std::uint64_t result();
   // Waits for the stream (also before reusing host memory handed to a copy).
   void synchronize();
 
@@ -47,8 +46,9 @@ class DeviceContext {
   std::string device_name_;
   Launch launch_;
   cudaMemPool_t pool_ = nullptr;
-  std::uint64_t* scratch_ = nullptr;  // device, kScratchWords
-  std::uint64_t* pinned_ = nullptr;   // host (page-locked), kScratchWords
+  ReduceState* state_ = nullptr;           // device, idle values between launches
+  volatile std::uint64_t* host_ = nullptr;  // mapped pinned host memory, one word
+  ResultTarget target_;
 };
 
 }  // namespace star::cuda

@@ -12,7 +12,7 @@ for b in star cuda_differential_test primitives_bench warshall_bench; do
   [ -n "$f" ] && cp "$f" "$dist/bin/" && strip "$dist/bin/$b"
 done
 cp -L /usr/lib/x86_64-linux-gnu/libantlr4-runtime.so.4.9 "$dist/lib/"
-cp -L /usr/lib/llvm-14/bin/FileCheck /usr/lib/llvm-14/bin/not "$dist/tools/"
+cp -L /usr/lib/llvm-14/bin/FileCheck /usr/lib/llvm-14/bin/not /usr/lib/llvm-14/bin/count "$dist/tools/"
 cp -L /lib/x86_64-linux-gnu/libz3.so.4 "$dist/lib/"
 cp -L "$(ldd "$dist/bin/star" | awk '/libcudart/ {print $3}')" "$dist/lib/" 2>/dev/null || true
 cp -r /usr/lib/llvm-14/build/utils/lit "$dist/tools/lit"

@@ -38,7 +38,7 @@ if want sanitize; then
     STAR_DIFF_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 \
       "$D/bin/cuda_differential_test" --gtest_filter="${STAR_SANITIZE_FILTER:--*OutOfMemory*}" \
       > "$OUT/sanitizer-$tool.txt" 2>&1; rc=$?
-    note "compute-sanitizer $tool rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer-$tool.txt" | tail -1)"
+    note "compute-sanitizer $tool rc=$rc: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer-$tool.txt" | tail -1)"
     [ $rc -eq 0 ] || status=1
   done
   compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/star" run --backend=cuda \

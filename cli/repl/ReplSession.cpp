@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 #include "cli/BackendChoice.h"
 #include "cli/repl/ValuePrinter.h"
@@ -47,28 +48,117 @@ class InterruptGuard {
   struct sigaction old_ {};
 };
 
-bool callsRoutine(const Expr* e) {
-  if (!e) return false;
-  switch (e->kind) {
-    case ExprKind::Name:
-      return static_cast<const NameExpr*>(e)->routine != nullptr;
-    case ExprKind::Call: {
-      auto* c = static_cast<const CallExpr*>(e);
-      if (c->target == CallTarget::Routine) return true;
-      for (auto& a : c->args)
-        if (callsRoutine(a.get())) return true;
-      return false;
-    }
-    case ExprKind::Unary:
-      return callsRoutine(static_cast<const UnaryExpr*>(e)->operand.get());
-    case ExprKind::Binary: {
-      auto* b = static_cast<const BinaryExpr*>(e);
-      return callsRoutine(b->lhs.get()) || callsRoutine(b->rhs.get());
-    }
-    default:
-      return false;
+// The global variables an input may read or change: those it names, directly or in the bodies
+// of the routines it calls (transitively). Only their slices, words and tables are copied before
+// the input runs, so that a large table the input does not touch costs nothing.
+class GlobalUses {
+ public:
+  explicit GlobalUses(std::size_t globals) : touched_(globals, false) {}
+  const std::vector<bool>& touched() const { return touched_; }
+
+  void program(const Program& p) {
+    decls(p.decls);
+    stmt(p.body.get());
   }
-}
+
+ private:
+  void mark(const Symbol* s) {
+    if (s && s->kind == SymbolKind::Global && s->slot < touched_.size()) touched_[s->slot] = true;
+  }
+  void routine(const Routine* r) {
+    if (!r || !seen_.insert(r).second) return;
+    decls(r->decls);
+    stmt(r->body.get());
+  }
+  void decls(const DeclList& d) {
+    for (auto& c : d.consts) expr(c.value.get());
+    for (auto& spec : d.specs) {
+      expr(spec->size1.get());
+      expr(spec->size2.get());
+    }
+  }
+  void stmts(const std::vector<StmtPtr>& list) {
+    for (auto& s : list) stmt(s.get());
+  }
+  void stmt(const Stmt* s) {
+    if (!s) return;
+    switch (s->kind) {
+      case StmtKind::Assign: {
+        auto* a = static_cast<const AssignStmt*>(s);
+        expr(a->target.get());
+        expr(a->value.get());
+        break;
+      }
+      case StmtKind::Call:
+        expr(static_cast<const CallStmt*>(s)->call.get());
+        break;
+      case StmtKind::If: {
+        auto* i = static_cast<const IfStmt*>(s);
+        expr(i->cond.get());
+        stmt(i->thenS.get());
+        stmt(i->elseS.get());
+        break;
+      }
+      case StmtKind::While: {
+        auto* w = static_cast<const WhileStmt*>(s);
+        expr(w->cond.get());
+        stmt(w->body.get());
+        break;
+      }
+      case StmtKind::For: {
+        auto* f = static_cast<const ForStmt*>(s);
+        mark(f->symbol);
+        expr(f->from.get());
+        expr(f->to.get());
+        stmt(f->body.get());
+        break;
+      }
+      case StmtKind::Repeat: {
+        auto* r = static_cast<const RepeatStmt*>(s);
+        stmts(r->body);
+        expr(r->cond.get());
+        break;
+      }
+      case StmtKind::Block:
+        stmts(static_cast<const BlockStmt*>(s)->body);
+        break;
+      default:
+        break;
+    }
+  }
+  void expr(const Expr* e) {
+    if (!e) return;
+    switch (e->kind) {
+      case ExprKind::Name: {
+        auto* n = static_cast<const NameExpr*>(e);
+        mark(n->symbol);
+        routine(n->routine);
+        break;
+      }
+      case ExprKind::Call: {
+        auto* c = static_cast<const CallExpr*>(e);
+        mark(c->symbol);
+        routine(c->routine);
+        for (auto& a : c->args) expr(a.get());
+        break;
+      }
+      case ExprKind::Unary:
+        expr(static_cast<const UnaryExpr*>(e)->operand.get());
+        break;
+      case ExprKind::Binary: {
+        auto* b = static_cast<const BinaryExpr*>(e);
+        expr(b->lhs.get());
+        expr(b->rhs.get());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  std::vector<bool> touched_;
+  std::set<const Routine*> seen_;
+};
 
 std::string paramText(const Routine& r) {
   if (r.params.empty()) return "";
@@ -259,17 +349,19 @@ ReplSession::Mark ReplSession::mark() const {
   return m;
 }
 
-// Copies every global's value (slices, words and tables into spare backend storage).
-bool ReplSession::saveValues(Mark& m) {
+// Copies the globals' values: every scalar, and the slices, words and tables the input may touch
+// (into spare backend storage, kept from input to input).
+void ReplSession::saveValues(Mark& m, const std::vector<bool>& touched) {
   auto& globals = vm_->globals();
-  std::size_t n = std::min(globals.size(), module_.globals.size());
+  std::size_t n = std::min({globals.size(), m.globals, touched.size()});
   m.values.assign(globals.begin(), globals.begin() + static_cast<std::ptrdiff_t>(n));
+  m.copied.clear();
   if (spares_.size() < n) spares_.resize(n, {kNoHandle, SlotKind::Scalar});
   try {
     for (std::size_t g = 0; g < n; ++g) {
       SlotKind kind = module_.globals[g].kind;
       if (kind != SlotKind::Bits && kind != SlotKind::Table) continue;
-      if (isHidden(module_.globals[g].name)) continue;  // an earlier result: not worth keeping
+      if (!touched[g] || isHidden(module_.globals[g].name)) continue;
       auto& [spare, spareKind] = spares_[g];
       if (spare == kNoHandle || spareKind != kind) {
         if (spare != kNoHandle) backend_->destroy(spare);
@@ -282,13 +374,15 @@ bool ReplSession::saveValues(Mark& m) {
         backend_->copy_bits(spare, h);
       else
         backend_->copy_table(spare, h);
+      m.copied.push_back(g);
     }
   } catch (const std::exception& e) {
-    note(std::string("warning: cannot save the session's values (") + e.what() +
-         "); if this input fails, its changes stay");
-    return m.valuesSaved = false;
+    note(std::string("warning: cannot save the values this input may change (") + e.what() +
+         "); if it fails, its changes stay");
+    m.valuesSaved = false;
+    return;
   }
-  return m.valuesSaved = true;
+  m.valuesSaved = true;
 }
 
 void ReplSession::releaseSpares() {
@@ -313,13 +407,11 @@ void ReplSession::rollback(Mark& m, bool restoreValues) {
   try {
     for (std::size_t g = 0; g < m.values.size() && g < globals.size(); ++g) {
       SlotKind kind = module_.globals[g].kind;
-      if (kind == SlotKind::Scalar || kind == SlotKind::Ref) {
-        globals[g] = m.values[g];
-        continue;
-      }
-      if (g >= spares_.size() || spares_[g].first == kNoHandle) continue;
+      if (kind == SlotKind::Scalar || kind == SlotKind::Ref) globals[g] = m.values[g];
+    }
+    for (std::size_t g : m.copied) {
       Handle h = static_cast<Handle>(globals[g].u);
-      if (kind == SlotKind::Bits)
+      if (module_.globals[g].kind == SlotKind::Bits)
         backend_->copy_bits(h, spares_[g].first);
       else
         backend_->copy_table(h, spares_[g].first);
@@ -327,14 +419,6 @@ void ReplSession::rollback(Mark& m, bool restoreValues) {
   } catch (const std::exception& e) {
     error(std::string("cannot restore the session's values: ") + e.what());
   }
-}
-
-bool ReplSession::needsSnapshot(const Program& p) const {
-  if (p.body && !p.body->body.empty()) return true;
-  for (auto& v : p.decls.vars)
-    if (v.spec && (callsRoutine(v.spec->size1.get()) || callsRoutine(v.spec->size2.get())))
-      return true;
-  return false;
 }
 
 // ======================================================================= inputs
@@ -478,14 +562,14 @@ bool ReplSession::tryExpression(std::uint32_t file, SyntaxErrors* syntax) {
 void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
                           std::unique_ptr<Program> program, Mark& m, const Symbol* valueOf,
                           Type valueType) {
-  bool snapshot = needsSnapshot(*program);
-  for (auto& u : units) snapshot = snapshot || needsSnapshot(*u);
-  if (snapshot) saveValues(m);
-
   CodeGen gen(module_);
   std::vector<Program*> unitPtrs;
   for (auto& u : units) unitPtrs.push_back(u.get());
   std::uint32_t entry = gen.compile(unitPtrs, *program);
+  GlobalUses uses(m.globals);
+  for (auto& u : units) uses.program(*u);
+  uses.program(*program);
+  saveValues(m, uses.touched());
   for (auto& u : units) programs_.push_back(std::move(u));
   programs_.push_back(std::move(program));
 

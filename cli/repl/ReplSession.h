@@ -97,7 +97,8 @@ class ReplSession {
     std::size_t functions = 0, globals = 0, constants = 0, units = 0, programs = 0;
     Checker::ScopeSnapshot scope;
     bool valuesSaved = false;
-    std::vector<Interpreter::Slot> values;
+    std::vector<Interpreter::Slot> values;  // every global's slot
+    std::vector<std::size_t> copied;        // slices, words, tables copied to spares_
   };
 
   struct SyntaxErrors {
@@ -111,12 +112,12 @@ class ReplSession {
   bool producesValue(const Expr& e) const;
   Mark mark() const;
   void rollback(Mark& m, bool restoreValues);
-  bool saveValues(Mark& m);
+  void saveValues(Mark& m, const std::vector<bool>& touched);
   void releaseSpares();
-  bool needsSnapshot(const Program& p) const;
   bool loadUnits(const Program& from, std::vector<std::string>& stack,
                  std::vector<std::unique_ptr<Program>>& units);
-  // Compiles the checked program (and units) and runs it; `after` prints an expression's value.
+  // Compiles the checked program (and units) and runs it; then prints `valueOf` (a global of
+  // type `valueType`) when given. Rolls everything back when the run fails.
   void execute(std::vector<std::unique_ptr<Program>> units, std::unique_ptr<Program> program,
                Mark& m, const Symbol* valueOf, Type valueType);
   void finishInput();

@@ -226,17 +226,16 @@ void CodeGen::stmt(Stmt* s) {
       break;
     }
     case StmtKind::While: {
+      // Rotated: the condition sits at the bottom, so an iteration costs one jump.
       auto& w = static_cast<WhileStmt&>(*s);
+      std::uint32_t toCond = emit(Op::JMP, {0}, s->loc);
       std::uint32_t top = here();
-      std::uint32_t c = expr(w.cond.get());
-      std::uint32_t jf = emit(Op::JMPF, {c, 0}, w.cond->loc);
-      releaseTemps(mark);
       fs_.loops.emplace_back();
       stmt(w.body.get());
       for (auto at : fs_.loops.back().continues) patchJump(at, here());
-      emit(Op::CHKSTEP, {}, s->loc);
-      emit(Op::JMP, {top}, s->loc);
-      patchJump(jf, here());
+      patchJump(toCond, here());
+      std::uint32_t c = expr(w.cond.get());
+      emit(Op::JMPT, {c, top}, w.cond->loc);
       for (auto at : fs_.loops.back().breaks) patchJump(at, here());
       fs_.loops.pop_back();
       break;
@@ -247,7 +246,6 @@ void CodeGen::stmt(Stmt* s) {
       fs_.loops.emplace_back();
       for (auto& b : r.body) stmt(b.get());
       for (auto at : fs_.loops.back().continues) patchJump(at, here());
-      emit(Op::CHKSTEP, {}, s->loc);
       std::uint32_t c = expr(r.cond.get());
       emit(Op::JMPF, {c, top}, r.cond->loc);
       for (auto at : fs_.loops.back().breaks) patchJump(at, here());
@@ -297,7 +295,6 @@ void CodeGen::forStmt(ForStmt& f) {
   emit(Op::LOADI, {one, 1}, f.loc);
   emit(f.down ? Op::ISUB : Op::IADD, {counter, counter, one}, f.loc);
   if (viaRef) emit(Op::STREF, {operand(var), counter}, f.loc);
-  emit(Op::CHKSTEP, {}, f.loc);
   emit(Op::JMP, {top}, f.loc);
   patchJump(skip, here());
   patchJump(done, here());

@@ -423,9 +423,23 @@ void Interpreter::execute(const Module& m) {
         case Op::XOR: reg(a[0]).i = (I(1) != 0) != (I(2) != 0); break;
 
         // ---- control
-        case Op::JMP: pc = a[0]; break;
-        case Op::JMPF: if (!I(0)) pc = a[1]; break;
-        case Op::JMPT: if (I(0)) pc = a[1]; break;
+        // Loops end in a backward jump: that is where an interrupt (Ctrl-C) is noticed.
+        case Op::JMP:
+          if (a[0] <= instrPc && gInterruptRequested) throw Fault("interrupted");
+          pc = a[0];
+          break;
+        case Op::JMPF:
+          if (!I(0)) {
+            if (a[1] <= instrPc && gInterruptRequested) throw Fault("interrupted");
+            pc = a[1];
+          }
+          break;
+        case Op::JMPT:
+          if (I(0)) {
+            if (a[1] <= instrPc && gInterruptRequested) throw Fault("interrupted");
+            pc = a[1];
+          }
+          break;
         case Op::CALL: {
           if (gInterruptRequested) throw Fault("interrupted");
           frames_.back().pc = pc;
@@ -475,9 +489,6 @@ void Interpreter::execute(const Module& m) {
         case Op::MKREF: reg(a[0]).u = makeRef(a[1]); break;
         case Op::LDREF: reg(a[0]) = deref(reg(a[1]).u); break;
         case Op::STREF: deref(reg(a[0]).u) = reg(a[1]); break;
-        case Op::CHKSTEP:
-          if (gInterruptRequested) throw Fault("interrupted");
-          break;
         case Op::HALT:
           if (statsOn_ && lastOp < kOpCount)
             stats_.nanos[lastOp] += static_cast<std::uint64_t>(
