@@ -1,9 +1,13 @@
 // The Backend implementation: host-side bookkeeping (shapes, handles, capacity) and the order of
 // launches for each primitive. Every primitive is queued on the context's single stream, so
 // program order is stream order; only the primitives that return a value wait for the device.
+// Each primitive is one kernel launch (none for empty values), except the host transfers and
+// resize's growth; a primitive that returns a value is that launch, which stores the value in
+// mapped host memory, and one stream synchronisation.
 //
 //   HandleTable.h       handle -> shape, capacity, device pointer (host only)
-//   DeviceContext.*     stream, stream-ordered memory pool, result scratch + pinned mirror
+//   DeviceContext.*     stream, stream-ordered memory pool, reduction accumulators + the mapped
+//                       host word that synchronising kernels store their result in
 //   CudaCheck.*         CUDA errors -> BackendError
 //   DeviceProbe.cu      cuda_device_available
 //   kernels/            device-wide entry points, one family per file (Launch.h: grid sizing,
@@ -35,10 +39,6 @@ using cuda::Kind;
 using cuda::Slot;
 
 constexpr std::size_t kElementBytes = sizeof(std::uint64_t);
-
-// Scratch words of the device context.
-constexpr int kFound = 0;   // find_first / step / compare: an index or kNotFound
-constexpr int kResult = 1;  // count, compare
 
 class CudaBackend final : public Backend {
  public:
@@ -86,7 +86,7 @@ class CudaBackend final : public Backend {
     const Slot& a = slots_.at(src);
     Slot& d = slots_.at(dst);
     reshape(d, a.rows, 1);
-    copy_device(d.data, a.data, a.words());
+    cuda::launch_copy(launch(), d.data, a.data, a.words());
   }
 
   void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
@@ -104,19 +104,17 @@ class CudaBackend final : public Backend {
     cuda::launch_not(launch(), d.data, x.data, x.words(), cuda::tail_mask(x.rows));
   }
 
-  // find_first into device scratch, then a kernel that keeps only that bit: no host round trip.
+  // One launch: the search zeroes dst as it reads, and the last block writes the kept bit.
   void first_only(Handle dst, Handle a) override {
     const Slot& x = slots_.at(a);
     Slot& d = slots_.at(dst);
     reshape(d, x.rows, 1);
-    const std::uint64_t n = x.words();
-    if (n == 0) return;
-    cuda::launch_find_first(launch(), x.data, n, scratch(kFound));
-    cuda::launch_keep_found(launch(), d.data, n, scratch(kFound));
+    cuda::launch_first_only(launch(), ctx_.target(), d.data, x.data, x.words());
   }
 
   bool get_bit(Handle v, std::uint64_t i) override {
-    return (ctx_.fetch(slots_.at(v).data + i / 64, 1)[0] >> (i % 64)) & 1;
+    cuda::launch_get_bit(launch(), slots_.at(v).data, i, ctx_.target().host_result);
+    return ctx_.result() != 0;
   }
 
   void set_bit(Handle v, std::uint64_t i, bool bit) override {
@@ -126,24 +124,23 @@ class CudaBackend final : public Backend {
   std::int64_t find_first(Handle v) override {
     const Slot& s = slots_.at(v);
     if (s.words() == 0) return -1;
-    cuda::launch_find_first(launch(), s.data, s.words(), scratch(kFound));
+    cuda::launch_find_first(launch(), ctx_.target(), s.data, s.words());
     return found_index();
   }
 
-  // The bit is cleared on the device from the index in scratch, before the one sync.
+  // The same launch finds the first 1 and clears it.
   std::int64_t step(Handle v) override {
     const Slot& s = slots_.at(v);
     if (s.words() == 0) return -1;
-    cuda::launch_find_first(launch(), s.data, s.words(), scratch(kFound));
-    cuda::launch_clear_found(launch(), s.data, scratch(kFound));
+    cuda::launch_step(launch(), ctx_.target(), s.data, s.words());
     return found_index();
   }
 
   std::uint64_t count(Handle v) override {
     const Slot& s = slots_.at(v);
     if (s.words() == 0) return 0;
-    cuda::launch_count(launch(), s.data, s.words(), scratch(kResult));
-    return ctx_.fetch(kResult + 1)[kResult];
+    cuda::launch_count(launch(), ctx_.target(), s.data, s.words());
+    return ctx_.result();
   }
 
   bool any(Handle v) override { return find_first(v) >= 0; }
@@ -160,14 +157,14 @@ class CudaBackend final : public Backend {
     cuda::launch_replace(launch(), slots_.at(w).data, from, src.data, src.rows);
   }
 
-  // First difference as an index reduction, the verdict read from a on the device: one sync.
+  // First difference as an index reduction, the verdict read from a on the device: one launch,
+  // one sync.
   int compare(Handle a, Handle b) override {
     const Slot& x = slots_.at(a);
     const Slot& y = slots_.at(b);
     if (x.words() == 0) return 0;
-    cuda::launch_find_first_difference(launch(), x.data, y.data, x.words(), scratch(kFound));
-    cuda::launch_decide_compare(launch(), x.data, scratch(kFound), scratch(kResult));
-    return static_cast<int>(static_cast<std::int64_t>(ctx_.fetch(kResult + 1)[kResult]));
+    cuda::launch_compare(launch(), ctx_.target(), x.data, y.data, x.words());
+    return static_cast<int>(static_cast<std::int64_t>(ctx_.result()));
   }
 
   void add(Handle dst, Handle a, Handle b) override {
@@ -192,19 +189,20 @@ class CudaBackend final : public Backend {
     const Slot& t = slots_.at(src);
     Slot& d = slots_.at(dst);
     reshape(d, t.rows, t.cols);
-    copy_device(d.data, t.data, t.words());
+    cuda::launch_copy(launch(), d.data, t.data, t.words());
   }
 
   void get_col(Handle dst, Handle t, std::uint64_t j) override {
     const Slot& table = slots_.at(t);
     Slot& d = slots_.at(dst);
     reshape(d, table.rows, 1);
-    copy_device(d.data, table.data + j * table.col_words(), table.col_words());
+    cuda::launch_copy(launch(), d.data, table.data + j * table.col_words(), table.col_words());
   }
 
   void set_col(Handle t, std::uint64_t j, Handle src) override {
     const Slot& table = slots_.at(t);
-    copy_device(table.data + j * table.col_words(), slots_.at(src).data, table.col_words());
+    cuda::launch_copy(launch(), table.data + j * table.col_words(), slots_.at(src).data,
+                      table.col_words());
   }
 
   void get_row(Handle dst, Handle t, std::uint64_t i) override {
@@ -242,7 +240,6 @@ class CudaBackend final : public Backend {
 
  private:
   const cuda::Launch& launch() const { return ctx_.launch(); }
-  std::uint64_t* scratch(int word) const { return ctx_.scratch() + word; }
 
   // Gives s its shape and at least the capacity it needs; the contents are unspecified. Grows
   // only when the capacity is too small, so steady state allocates nothing. Allocation and
@@ -262,15 +259,9 @@ class CudaBackend final : public Backend {
     s.cols = cols;
   }
 
+  // A fill kernel rather than cudaMemsetAsync: one launch like every other primitive.
   void zero(const Slot& s) {
-    if (s.words() == 0) return;
-    check(cudaMemsetAsync(s.data, 0, s.words() * kElementBytes, ctx_.stream()), "resize");
-  }
-
-  void copy_device(std::uint64_t* dst, const std::uint64_t* src, std::uint64_t words) {
-    if (words == 0) return;
-    check(cudaMemcpyAsync(dst, src, words * kElementBytes, cudaMemcpyDeviceToDevice, ctx_.stream()),
-          "device copy");
+    cuda::launch_fill(launch(), s.data, s.words(), false, ~std::uint64_t{0});
   }
 
   // Host transfers go straight to and from the caller's (pageable) memory and then wait for the
@@ -297,8 +288,9 @@ class CudaBackend final : public Backend {
     ctx_.synchronize();
   }
 
+  // Waits for the search just launched and reads its index.
   std::int64_t found_index() {
-    const std::uint64_t i = ctx_.fetch(kFound + 1)[kFound];
+    const std::uint64_t i = ctx_.result();
     return i == cuda::kNotFound ? -1 : static_cast<std::int64_t>(i);
   }
 

@@ -1,5 +1,6 @@
 #include "runtime-cuda/DeviceContext.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -11,6 +12,8 @@ namespace star::cuda {
 namespace {
 // Resident 256-thread blocks per SM on sm_90 (2048 threads); grids are capped at that.
 constexpr unsigned kBlocksPerSm = 8;
+// The mapped result word gets a cache line of its own.
+constexpr std::size_t kHostResultBytes = 64;
 }  // namespace
 
 DeviceContext::DeviceContext() {
@@ -51,10 +54,24 @@ DeviceContext::DeviceContext() {
   check(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
         "cudaMemPoolSetAttribute");
 
-  scratch_ = allocate(kScratchWords);
-  void* pinned = nullptr;
-  check(cudaMallocHost(&pinned, kScratchWords * sizeof(std::uint64_t)), "cudaMallocHost");
-  pinned_ = static_cast<std::uint64_t*>(pinned);
+  // The accumulators start idle; from here on every reduction leaves them so.
+  void* state = nullptr;
+  check_alloc(cudaMalloc(&state, sizeof(ReduceState)), sizeof(ReduceState));
+  state_ = static_cast<ReduceState*>(state);
+  static constexpr ReduceState kIdle = kReduceStateIdle;
+  check(cudaMemcpyAsync(state_, &kIdle, sizeof(ReduceState), cudaMemcpyHostToDevice,
+                        launch_.stream),
+        "reduction state");
+  // Mapped (zero-copy) pinned memory: kernels store results straight into it.
+  void* host = nullptr;
+  check(cudaHostAlloc(&host, kHostResultBytes, cudaHostAllocMapped), "cudaHostAlloc");
+  host_ = static_cast<volatile std::uint64_t*>(host);
+  *host_ = 0;
+  void* host_on_device = nullptr;
+  check(cudaHostGetDevicePointer(&host_on_device, host, 0), "cudaHostGetDevicePointer");
+  target_.state = state_;
+  target_.host_result = static_cast<std::uint64_t*>(host_on_device);
+  synchronize();
   cleanup.armed = false;
 }
 
@@ -65,17 +82,16 @@ DeviceContext::~DeviceContext() {
 void DeviceContext::teardown() noexcept {
   // Errors are ignored: a destructor cannot report them, and after a device fault every call
   // fails anyway.
-  if (launch_.stream != nullptr) {
-    if (scratch_ != nullptr) release(scratch_);
-    cudaStreamSynchronize(launch_.stream);
-  }
+  if (launch_.stream != nullptr) cudaStreamSynchronize(launch_.stream);
   if (pool_ != nullptr) cudaMemPoolDestroy(pool_);
   if (launch_.stream != nullptr) cudaStreamDestroy(launch_.stream);
-  if (pinned_ != nullptr) cudaFreeHost(pinned_);
-  scratch_ = nullptr;
+  if (state_ != nullptr) cudaFree(state_);
+  if (host_ != nullptr) cudaFreeHost(const_cast<std::uint64_t*>(host_));
   pool_ = nullptr;
   launch_.stream = nullptr;
-  pinned_ = nullptr;
+  state_ = nullptr;
+  host_ = nullptr;
+  target_ = ResultTarget{};
   cudaGetLastError();
 }
 
@@ -92,12 +108,10 @@ void DeviceContext::release(std::uint64_t* p) noexcept {
   if (cudaFreeAsync(p, launch_.stream) != cudaSuccess) cudaGetLastError();
 }
 
-const std::uint64_t* DeviceContext::fetch(const std::uint64_t* device_words, int n) {
-  check(cudaMemcpyAsync(pinned_, device_words, static_cast<std::size_t>(n) * sizeof(std::uint64_t),
-                        cudaMemcpyDeviceToHost, launch_.stream),
-        "result copy");
+std::uint64_t DeviceContext::result() {
   synchronize();
-  return pinned_;
+  // The kernel that wrote it has completed, so its store to the mapped word is visible here.
+  return *host_;
 }
 
 void DeviceContext::synchronize() {

@@ -16,6 +16,10 @@ struct FillOp {
   std::uint64_t value;
   __device__ std::uint64_t operator()(std::uint64_t, std::uint64_t) const { return value; }
 };
+struct CopyOp {
+  static constexpr int kArity = 1;
+  __device__ std::uint64_t operator()(std::uint64_t x, std::uint64_t) const { return x; }
+};
 struct NotOp {
   static constexpr int kArity = 1;
   __device__ std::uint64_t operator()(std::uint64_t x, std::uint64_t) const { return ~x; }
@@ -113,6 +117,12 @@ void launch_fill(const Launch& launch, std::uint64_t* dst, std::uint64_t n, bool
 void launch_not(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a, std::uint64_t n,
                 std::uint64_t last_mask) {
   run(launch, NotOp{}, dst, a, nullptr, n, last_mask);
+}
+
+void launch_copy(const Launch& launch, std::uint64_t* dst, const std::uint64_t* src,
+                 std::uint64_t n) {
+  // The source has zero tails already, so nothing is masked.
+  run(launch, CopyOp{}, dst, src, nullptr, n, ~std::uint64_t{0});
 }
 
 void launch_mask_tails(const Launch& launch, std::uint64_t* data, std::uint64_t col_words,

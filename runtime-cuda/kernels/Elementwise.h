@@ -13,6 +13,10 @@ void launch_fill(const Launch& launch, std::uint64_t* dst, std::uint64_t n, bool
                  std::uint64_t last_mask);
 void launch_not(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a, std::uint64_t n,
                 std::uint64_t last_mask);
+// dst := src (n elements; the ranges do not overlap). A kernel rather than cudaMemcpyAsync: 16-byte
+// loads and stores when both are 16-byte aligned, and a kernel launch's cost.
+void launch_copy(const Launch& launch, std::uint64_t* dst, const std::uint64_t* src,
+                 std::uint64_t n);
 void launch_bitwise(const Launch& launch, BitOp op, std::uint64_t* dst, const std::uint64_t* a,
                     const std::uint64_t* b, std::uint64_t n);
 

@@ -8,11 +8,16 @@
 namespace star::cuda {
 namespace {
 
-using Index = unsigned long long;  // the type atomicMin/atomicAdd take
+using Index = unsigned long long;  // the type atomicMin/atomicAdd/atomicExch take
 static_assert(sizeof(Index) == sizeof(std::uint64_t));
 
-// Elements per thread when the grid is not capped.
-constexpr std::uint64_t kElementsPerThread = 8;
+// Independent loads each thread has in flight per pass of its grid-stride loop; a grid is sized
+// so that one pass covers the vector (until the grid reaches launch.max_blocks).
+constexpr int kUnroll = 4;
+// Up to this many elements one block does the whole reduction (kBlockThreads * kUnroll elements
+// per pass, so at most two passes): no atomics, no last-block hand-over. Beyond it the work is
+// spread over the device.
+constexpr std::uint64_t kSingleBlockWords = 2 * kBlockThreads * kUnroll;
 
 struct Min {
   __device__ Index operator()(Index x, Index y) const { return y < x ? y : x; }
@@ -28,109 +33,185 @@ struct LoadDifference {
   __device__ std::uint64_t operator()(std::uint64_t e) const { return a[e] ^ b[e]; }
 };
 
-// Minimum index of a set bit: each thread scans its grid-stride elements in increasing order and
-// stops at its first non-zero one; the block reduces the minima and one atomicMin per block
-// publishes it. *found must hold kNotFound beforehand.
-template <class Load>
-__global__ void find_first_kernel(Load load, std::uint64_t n, Index* found) {
-  using Reduce = cub::BlockReduce<Index, kBlockThreads>;
-  __shared__ typename Reduce::TempStorage temp;
-  Index best = kNotFound;
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) {
-    const std::uint64_t v = load(e);
-    if (v != 0) {
-      best = e * 64 + static_cast<unsigned>(__ffsll(static_cast<long long>(v)) - 1);
-      break;
-    }
-  }
-  const Index block_best = Reduce(temp).Reduce(best, Min{});
-  if (threadIdx.x == 0 && block_best != kNotFound) atomicMin(found, block_best);
+// A result for the host: a plain store to mapped pinned memory. The host reads it only after the
+// stream has completed (kernel completion makes the store visible), so no system fence is needed.
+__device__ __forceinline__ void publish(std::uint64_t* host, std::uint64_t value) {
+  *reinterpret_cast<volatile std::uint64_t*>(host) = value;
 }
 
-// popc per thread, block sum, one atomicAdd per block. *count must hold 0 beforehand.
-__global__ void count_kernel(const std::uint64_t* a, std::uint64_t n, Index* count) {
+// Called by thread 0 of every block after it has published the block's partial result to the
+// ReduceState: true in exactly one block, the last, which then sees every block's partial. The
+// ticket counter wraps back to 0 on the last increment (atomicInc's modulus), so it is idle again
+// for the next launch.
+__device__ __forceinline__ bool last_block(ReduceState* state) {
+  __threadfence();  // this block's partial (and its writes) before its ticket
+  const unsigned ticket = atomicInc(&state->done, gridDim.x - 1);
+  if (ticket != gridDim.x - 1) return false;
+  __threadfence();  // every other block's partial before what this block reads next
+  return true;
+}
+
+// ---- what the thread that holds the final index does with it ---------------------------------
+struct ReportIndex {  // FND, SOME
+  std::uint64_t* host;
+  __device__ void operator()(Index i) const { publish(host, i); }
+};
+struct ClearAndReport {  // STEP: every block is done reading v, so the bit can be cleared
+  std::uint64_t* v;
+  std::uint64_t* host;
+  __device__ void operator()(Index i) const {
+    if (i != kNotFound) v[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+    publish(host, i);
+  }
+};
+struct DecideCompare {  // the first difference decides: a > b where a has the 1
+  const std::uint64_t* a;
+  std::uint64_t* host;
+  __device__ void operator()(Index i) const {
+    std::int64_t r = 0;
+    if (i != kNotFound) r = (a[i / 64] >> (i % 64)) & 1 ? 1 : -1;
+    publish(host, static_cast<std::uint64_t>(r));
+  }
+};
+struct KeepFound {  // FRST: the element holding the first 1 gets that bit alone (the rest is 0)
+  std::uint64_t* dst;
+  __device__ void operator()(Index i) const {
+    if (i != kNotFound) dst[i / 64] = std::uint64_t{1} << (i % 64);
+  }
+};
+
+// The thread's first 1 (as a bit index), its elements taken in increasing order kUnroll at a time
+// with independent loads. kZero (FRST): every element the thread owns is also set to 0 in zero_dst,
+// after it was read (zero_dst may alias the searched vector: each element is read and written by
+// its owner only).
+template <bool kZero, class Load>
+__device__ __forceinline__ Index thread_first(const Load& load, std::uint64_t* zero_dst,
+                                              std::uint64_t n) {
+  Index best = kNotFound;
+  const std::uint64_t stride = grid_threads();
+  for (std::uint64_t base = global_thread(); base < n; base += kUnroll * stride) {
+    if (best == kNotFound) {
+      std::uint64_t x[kUnroll];
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) {
+        const std::uint64_t e = base + k * stride;
+        x[k] = e < n ? load(e) : 0;
+      }
+#pragma unroll
+      for (int k = kUnroll - 1; k >= 0; --k) {  // downwards: the lowest element wins
+        if (x[k] != 0) {
+          best = (base + k * stride) * 64 +
+                 static_cast<unsigned>(__ffsll(static_cast<long long>(x[k])) - 1);
+        }
+      }
+    }
+    if constexpr (kZero) {
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) {
+        const std::uint64_t e = base + k * stride;
+        if (e < n) zero_dst[e] = 0;
+      }
+    } else {
+      if (best != kNotFound) break;
+    }
+  }
+  return best;
+}
+
+// Minimum index of a set bit over the grid, then finish(index) in one thread.
+template <bool kZero, class Load, class Finish>
+__global__ void __launch_bounds__(kBlockThreads)
+    find_first_kernel(Load load, Finish finish, std::uint64_t* zero_dst, std::uint64_t n,
+                      ReduceState* state) {
+  using Reduce = cub::BlockReduce<Index, kBlockThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const Index best = thread_first<kZero>(load, zero_dst, n);
+  // FRST over several blocks: this thread's zeros reach the device before the last block (which
+  // may write the kept bit into one of them) can see this block's ticket.
+  if (kZero && gridDim.x > 1) __threadfence();
+  const Index block_best = Reduce(temp).Reduce(best, Min{});
+  if (gridDim.x == 1) {  // uniform over the block
+    if (kZero) __syncthreads();  // every zero is stored before the kept bit
+    if (threadIdx.x == 0) finish(block_best);
+    return;
+  }
+  if (threadIdx.x != 0) return;
+  if (block_best != kNotFound) atomicMin(&state->min_index, block_best);
+  if (last_block(state)) finish(atomicExch(&state->min_index, kNotFound));
+}
+
+// Number of 1s over the grid, stored for the host.
+__global__ void __launch_bounds__(kBlockThreads)
+    count_kernel(const std::uint64_t* a, std::uint64_t n, ReduceState* state,
+                 std::uint64_t* host) {
   using Reduce = cub::BlockReduce<Index, kBlockThreads>;
   __shared__ typename Reduce::TempStorage temp;
   Index ones = 0;
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) {
-    ones += static_cast<Index>(__popcll(a[e]));
+  const std::uint64_t stride = grid_threads();
+  for (std::uint64_t base = global_thread(); base < n; base += kUnroll * stride) {
+    std::uint64_t x[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const std::uint64_t e = base + k * stride;
+      x[k] = e < n ? a[e] : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) ones += static_cast<Index>(__popcll(x[k]));
   }
   const Index block_ones = Reduce(temp).Sum(ones);
-  if (threadIdx.x == 0 && block_ones != 0) atomicAdd(count, block_ones);
-}
-
-__global__ void clear_found_kernel(std::uint64_t* v, const std::uint64_t* found) {
-  const std::uint64_t i = *found;
-  if (i != kNotFound) v[i / 64] &= ~(std::uint64_t{1} << (i % 64));
-}
-
-// The found bit is a 1 of the searched vector, so the result does not need to read it again.
-__global__ void keep_found_kernel(std::uint64_t* dst, std::uint64_t n, const std::uint64_t* found) {
-  const std::uint64_t i = *found;
-  const std::uint64_t keep = i == kNotFound ? n : i / 64;
-  const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) {
-    dst[e] = e == keep ? bit : 0;
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) publish(host, block_ones);
+    return;
   }
+  if (threadIdx.x != 0) return;
+  if (block_ones != 0) atomicAdd(&state->sum, block_ones);
+  if (last_block(state)) publish(host, atomicExch(&state->sum, Index{0}));
 }
 
-// Bit 0 is the most significant, so the first difference decides: a > b where a has the 1.
-__global__ void decide_compare_kernel(const std::uint64_t* a, const std::uint64_t* found,
-                                      std::uint64_t* result) {
-  const std::uint64_t i = *found;
-  std::int64_t r = 0;
-  if (i != kNotFound) r = (a[i / 64] >> (i % 64)) & 1 ? 1 : -1;
-  *result = static_cast<std::uint64_t>(r);
+unsigned reduction_grid(const Launch& launch, std::uint64_t n) {
+  return n <= kSingleBlockWords ? 1u : grid_for(launch, n, kUnroll);
 }
 
-template <class Load>
-void find_first(const Launch& launch, Load load, std::uint64_t n, std::uint64_t* found) {
-  check(cudaMemsetAsync(found, 0xff, sizeof(std::uint64_t), launch.stream), "find_first reset");
+template <bool kZero, class Load, class Finish>
+void find_first(const Launch& launch, const ResultTarget& target, Load load, Finish finish,
+                std::uint64_t* zero_dst, std::uint64_t n, const char* what) {
   if (n == 0) return;
-  const unsigned grid = grid_for(launch, n, kElementsPerThread);
-  find_first_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(load, n,
-                                                               reinterpret_cast<Index*>(found));
-  check_launch("find_first kernel");
+  find_first_kernel<kZero><<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(
+      load, finish, zero_dst, n, target.state);
+  check_launch(what);
 }
 
 }  // namespace
 
-void launch_find_first(const Launch& launch, const std::uint64_t* a, std::uint64_t n,
-                       std::uint64_t* found) {
-  find_first(launch, LoadBits{a}, n, found);
+void launch_find_first(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+                       std::uint64_t n) {
+  find_first<false>(launch, target, LoadBits{a}, ReportIndex{target.host_result}, nullptr, n,
+                    "find_first kernel");
 }
 
-void launch_find_first_difference(const Launch& launch, const std::uint64_t* a,
-                                  const std::uint64_t* b, std::uint64_t n, std::uint64_t* found) {
-  find_first(launch, LoadDifference{a, b}, n, found);
+void launch_step(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
+                 std::uint64_t n) {
+  find_first<false>(launch, target, LoadBits{v}, ClearAndReport{v, target.host_result}, nullptr, n,
+                    "step kernel");
 }
 
-void launch_count(const Launch& launch, const std::uint64_t* a, std::uint64_t n,
-                  std::uint64_t* count) {
-  check(cudaMemsetAsync(count, 0, sizeof(std::uint64_t), launch.stream), "count reset");
+void launch_compare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+                    const std::uint64_t* b, std::uint64_t n) {
+  find_first<false>(launch, target, LoadDifference{a, b}, DecideCompare{a, target.host_result},
+                    nullptr, n, "compare kernel");
+}
+
+void launch_first_only(const Launch& launch, const ResultTarget& target, std::uint64_t* dst,
+                       const std::uint64_t* a, std::uint64_t n) {
+  find_first<true>(launch, target, LoadBits{a}, KeepFound{dst}, dst, n, "first_only kernel");
+}
+
+void launch_count(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+                  std::uint64_t n) {
   if (n == 0) return;
-  const unsigned grid = grid_for(launch, n, kElementsPerThread);
-  count_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(a, n, reinterpret_cast<Index*>(count));
+  count_kernel<<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(
+      a, n, target.state, target.host_result);
   check_launch("count kernel");
-}
-
-void launch_clear_found(const Launch& launch, std::uint64_t* v, const std::uint64_t* found) {
-  clear_found_kernel<<<1, 1, 0, launch.stream>>>(v, found);
-  check_launch("step kernel");
-}
-
-void launch_keep_found(const Launch& launch, std::uint64_t* dst, std::uint64_t n,
-                       const std::uint64_t* found) {
-  if (n == 0) return;
-  const unsigned grid = grid_for(launch, n, kElementsPerThread);
-  keep_found_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(dst, n, found);
-  check_launch("first_only kernel");
-}
-
-void launch_decide_compare(const Launch& launch, const std::uint64_t* a, const std::uint64_t* found,
-                           std::uint64_t* result) {
-  decide_compare_kernel<<<1, 1, 0, launch.stream>>>(a, found, result);
-  check_launch("compare kernel");
 }
 
 }  // namespace star::cuda

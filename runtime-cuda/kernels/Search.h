@@ -1,6 +1,14 @@
 // Index and population reductions over packed bit vectors of n 64-bit elements (n > 0).
-// Results go to device scalars (`found`, `result`); the caller copies them back when it needs them,
-// so these launches can be chained on the stream with no host round trip.
+//
+// Each entry point is ONE kernel launch, with no memset before it and no copy after it:
+//  * a launch small enough for one block reduces in that block and stores the result directly;
+//  * a larger one reduces per block and combines the blocks through atomics on the context's
+//    ReduceState; the last block to finish (a self-wrapping atomicInc ticket) reads the final
+//    value, restores the accumulator to its idle value for the next launch, and finishes the
+//    primitive (stores the result, clears the found bit, ...).
+// Results that the host needs go to ResultTarget::host_result, a word of mapped pinned host memory:
+// the host waits for the stream and reads it, so a synchronising primitive costs one launch and
+// one wait.
 #pragma once
 
 #include <cstdint>
@@ -9,27 +17,43 @@
 
 namespace star::cuda {
 
-// Written to `found` when there is no 1.
+// The index reported when there is no 1 (and the idle value of ReduceState::min_index).
 inline constexpr std::uint64_t kNotFound = ~std::uint64_t{0};
 
-// *found := index of the first 1 of a, or kNotFound.
-void launch_find_first(const Launch& launch, const std::uint64_t* a, std::uint64_t n,
-                       std::uint64_t* found);
-// *found := index of the first bit where a and b differ, or kNotFound.
-void launch_find_first_difference(const Launch& launch, const std::uint64_t* a,
-                                  const std::uint64_t* b, std::uint64_t n, std::uint64_t* found);
-// *count := number of 1s of a.
-void launch_count(const Launch& launch, const std::uint64_t* a, std::uint64_t n,
-                  std::uint64_t* count);
+// Device-side accumulators of the multi-block reductions, one per DeviceContext (never shared
+// between backends). Between launches they hold kReduceStateIdle; every launch that uses them
+// leaves them so (the launches of one context are serialised by its stream).
+struct ReduceState {
+  unsigned long long min_index;  // atomicMin target; kNotFound when idle
+  unsigned long long sum;        // atomicAdd target; 0 when idle
+  unsigned int done;             // blocks of the running launch that have published; 0 when idle
+  unsigned int unused;
+};
+static_assert(sizeof(ReduceState) == 24);
+inline constexpr ReduceState kReduceStateIdle{kNotFound, 0, 0, 0};
 
-// Follow-ups that read *found on the device:
-// v[*found] := 0 (STEP).
-void launch_clear_found(const Launch& launch, std::uint64_t* v, const std::uint64_t* found);
-// dst := only bit *found set, n elements (FRST; dst may alias the searched vector).
-void launch_keep_found(const Launch& launch, std::uint64_t* dst, std::uint64_t n,
-                       const std::uint64_t* found);
-// *result := compare(a, b) as int64 (-1, 0, 1), *found being their first difference.
-void launch_decide_compare(const Launch& launch, const std::uint64_t* a, const std::uint64_t* found,
-                           std::uint64_t* result);
+struct ResultTarget {
+  ReduceState* state = nullptr;          // device memory
+  std::uint64_t* host_result = nullptr;  // device address of one word of mapped pinned host memory
+};
+
+// *host_result := index of the first 1 of a, or kNotFound.
+void launch_find_first(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+                       std::uint64_t n);
+// The same, and that bit of v is cleared (STEP), in the same launch.
+void launch_step(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
+                 std::uint64_t n);
+// *host_result := number of 1s of a.
+void launch_count(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+                  std::uint64_t n);
+// *host_result := compare(a, b) as an int64 (-1, 0, 1): bit 0 is the most significant, so the
+// first bit where they differ decides.
+void launch_compare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+                    const std::uint64_t* b, std::uint64_t n);
+
+// dst (n elements) := only the first 1 of a (FRST); dst may alias a. One launch, nothing goes to
+// the host (only target.state is used).
+void launch_first_only(const Launch& launch, const ResultTarget& target, std::uint64_t* dst,
+                       const std::uint64_t* a, std::uint64_t n);
 
 }  // namespace star::cuda
