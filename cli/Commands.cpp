@@ -131,6 +131,7 @@ int commandRun(const CommandLine& cl) {
     Interpreter vm(*backend, std::cout);
     vm.setArguments(cl.programArgs);
     vm.enableStats(cl.stats);
+    vm.enableNatives(!cl.noNative);
     std::signal(SIGINT, onInterrupt);
     try {
       vm.run(p.module, p.module.entry);
@@ -142,7 +143,10 @@ int commandRun(const CommandLine& cl) {
       status = 2;
     }
     std::cout.flush();
-    if (cl.stats) vm.stats().print(std::cerr, backend->name(), backend->device());
+    if (cl.stats) {
+      vm.stats().print(std::cerr, backend->name(), backend->device());
+      std::cerr << "native procedure calls: " << vm.nativeCalls() << "\n";
+    }
   }
   return status;
 }

@@ -29,7 +29,10 @@ typeSpec
   | TABLE (LPAREN expr COMMA expr RPAREN)?          # tableType
   ;
 
-procDecl     : PROC ident formalParams? SEMI localDecl* compoundStmt SEMI ;
+// `native 'name';` marks a library procedure that a backend may run as one fused computation;
+// its body stays the reference (docs/STDLIB.md).
+procDecl     : PROC ident formalParams? SEMI nativeClause? localDecl* compoundStmt SEMI ;
+nativeClause : NATIVE STRING_LIT SEMI ;
 funcDecl     : FUNC ident formalParams? COLON typeSpec SEMI localDecl* compoundStmt SEMI ;
 localDecl    : constSection | varSection ;
 formalParams : LPAREN (paramGroup (SEMI paramGroup)*)? RPAREN ;
@@ -99,6 +102,7 @@ UNTIL    : U N T I L ;
 BREAK    : B R E A K ;
 CONTINUE : C O N T I N U E ;
 EXIT     : E X I T ;
+NATIVE   : N A T I V E ;
 NOT      : N O T ;
 AND      : A N D ;
 OR       : O R ;

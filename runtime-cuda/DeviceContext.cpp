@@ -1,5 +1,6 @@
 #include "runtime-cuda/DeviceContext.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -12,8 +13,28 @@ namespace star::cuda {
 namespace {
 // Resident 256-thread blocks per SM on sm_90 (2048 threads); grids are capped at that.
 constexpr unsigned kBlocksPerSm = 8;
-// The mapped result word gets a cache line of its own.
+// The mapped result words get a cache line of their own.
 constexpr std::size_t kHostResultBytes = 64;
+// Where read_word's copy lands (beside the ticket and value words of the kernels).
+constexpr int kCopyWord = 2;
+static_assert(kTicketWord != kCopyWord && kValueWord != kCopyWord);
+static_assert((kCopyWord + 1) * sizeof(std::uint64_t) <= kHostResultBytes);
+// While waiting for a result, the stream is asked for errors every this many spins.
+constexpr unsigned kSpinsPerQuery = 1024;
+
+// Loads of the words a kernel stores into mapped memory; acquire: the value word is read after the
+// ticket word that releases it.
+std::uint64_t load_acquire(std::uint64_t& word) {
+  return std::atomic_ref<std::uint64_t>(word).load(std::memory_order_acquire);
+}
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
 }  // namespace
 
 DeviceContext::DeviceContext() {
@@ -62,15 +83,15 @@ DeviceContext::DeviceContext() {
   check(cudaMemcpyAsync(state_, &kIdle, sizeof(ReduceState), cudaMemcpyHostToDevice,
                         launch_.stream),
         "reduction state");
-  // Mapped (zero-copy) pinned memory: kernels store results straight into it.
+  // Mapped (zero-copy) pinned memory: kernels store results straight into it. Ticket 0 is never
+  // issued.
   void* host = nullptr;
   check(cudaHostAlloc(&host, kHostResultBytes, cudaHostAllocMapped), "cudaHostAlloc");
-  host_ = static_cast<volatile std::uint64_t*>(host);
-  *host_ = 0;
+  host_ = static_cast<std::uint64_t*>(host);
+  for (std::size_t i = 0; i < kHostResultBytes / sizeof(std::uint64_t); ++i) host_[i] = 0;
   void* host_on_device = nullptr;
   check(cudaHostGetDevicePointer(&host_on_device, host, 0), "cudaHostGetDevicePointer");
-  target_.state = state_;
-  target_.host_result = static_cast<std::uint64_t*>(host_on_device);
+  host_on_device_ = static_cast<std::uint64_t*>(host_on_device);
   synchronize();
   cleanup.armed = false;
 }
@@ -86,12 +107,12 @@ void DeviceContext::teardown() noexcept {
   if (pool_ != nullptr) cudaMemPoolDestroy(pool_);
   if (launch_.stream != nullptr) cudaStreamDestroy(launch_.stream);
   if (state_ != nullptr) cudaFree(state_);
-  if (host_ != nullptr) cudaFreeHost(const_cast<std::uint64_t*>(host_));
+  if (host_ != nullptr) cudaFreeHost(host_);
   pool_ = nullptr;
   launch_.stream = nullptr;
   state_ = nullptr;
   host_ = nullptr;
-  target_ = ResultTarget{};
+  host_on_device_ = nullptr;
   cudaGetLastError();
 }
 
@@ -108,10 +129,37 @@ void DeviceContext::release(std::uint64_t* p) noexcept {
   if (cudaFreeAsync(p, launch_.stream) != cudaSuccess) cudaGetLastError();
 }
 
+ResultTarget DeviceContext::next_result() {
+  return ResultTarget{state_, host_on_device_, ++ticket_};
+}
+
+// Spinning on the mapped ticket returns as soon as the kernel's store arrives, without the
+// driver's completion path of cudaStreamSynchronize (about 1.5 us less on an H200). A kernel that
+// faults never stores its ticket: the periodic stream query turns that into a BackendError.
 std::uint64_t DeviceContext::result() {
+  for (unsigned spins = 1;; ++spins) {
+    if (load_acquire(host_[kTicketWord]) == ticket_) return load_acquire(host_[kValueWord]);
+    if (spins % kSpinsPerQuery == 0) {
+      const cudaError_t status = cudaStreamQuery(launch_.stream);
+      if (status != cudaErrorNotReady) {
+        check(status, "synchronize");
+        // The stream is idle, so the launch has completed and its stores are visible.
+        if (load_acquire(host_[kTicketWord]) == ticket_) return load_acquire(host_[kValueWord]);
+        throw BackendError("cuda backend: a kernel completed without storing its result");
+      }
+    }
+    cpu_relax();
+  }
+}
+
+// A plain 8-byte copy into the pinned area beats a kernel that stores into it (measured on an
+// H200: 6.4 us against 7.7 us with the spin, 9.2 us with a stream synchronisation).
+std::uint64_t DeviceContext::read_word(const std::uint64_t* device_word) {
+  check(cudaMemcpyAsync(&host_[kCopyWord], device_word, sizeof(std::uint64_t),
+                        cudaMemcpyDeviceToHost, launch_.stream),
+        "result copy");
   synchronize();
-  // The kernel that wrote it has completed, so its store to the mapped word is visible here.
-  return *host_;
+  return load_acquire(host_[kCopyWord]);
 }
 
 void DeviceContext::synchronize() {

@@ -1,8 +1,9 @@
 // What the backend owns on the GPU besides its values: the stream every primitive is queued on,
 // the stream-ordered memory pool values are allocated from, and the per-context state through
 // which synchronising primitives return their results: a device ReduceState (the accumulators of
-// the one-launch reductions, self-resetting) and one word of mapped pinned host memory that the
-// kernels write their result into, so that a result needs no copy: one launch, then one wait.
+// the one-launch reductions, self-resetting) and a few words of mapped pinned host memory that the
+// kernels store their result and its ticket into. A result needs no copy and no stream
+// synchronisation: one launch, then the host spins on the ticket.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -31,11 +32,18 @@ class DeviceContext {
   std::uint64_t* allocate(std::uint64_t words);
   void release(std::uint64_t* p) noexcept;
 
-  // Where a synchronising kernel puts its result: this context's accumulators and the device
-  // address of the mapped host word. Owned by this context: two backends never share them.
-  const ResultTarget& target() const { return target_; }
-  // Waits for the stream, then returns the word the last synchronising kernel wrote.
+  // This context's reduction accumulators (never shared between backends).
+  ReduceState* state() const { return state_; }
+  // Where the next synchronising kernel puts its result, with a fresh ticket; result() then waits
+  // for exactly that launch. One launch per next_result(), one result() after it.
+  ResultTarget next_result();
+  // Waits until the launch of the last next_result() has stored its result, and returns it. Work
+  // queued before it has completed as far as the result depends on it; the stream may still be
+  // finishing the launch (later primitives are queued behind it anyway). A device fault is
+  // reported here if it happens before the result appears, else at the next synchronisation.
   std::uint64_t result();
+  // One element of device memory, copied back after everything queued before it.
+  std::uint64_t read_word(const std::uint64_t* device_word);
   // Waits for the stream (also before reusing host memory handed to a copy).
   void synchronize();
 
@@ -46,9 +54,10 @@ class DeviceContext {
   std::string device_name_;
   Launch launch_;
   cudaMemPool_t pool_ = nullptr;
-  ReduceState* state_ = nullptr;           // device, idle values between launches
-  volatile std::uint64_t* host_ = nullptr;  // mapped pinned host memory, one word
-  ResultTarget target_;
+  ReduceState* state_ = nullptr;  // device, idle values between launches
+  std::uint64_t* host_ = nullptr;  // mapped pinned host memory: kTicketWord, kValueWord, kCopyWord
+  std::uint64_t* host_on_device_ = nullptr;  // its device address
+  std::uint64_t ticket_ = 0;                 // of the last next_result()
 };
 
 }  // namespace star::cuda

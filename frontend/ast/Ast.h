@@ -205,6 +205,7 @@ struct Routine {
   DeclList decls;
   std::unique_ptr<BlockStmt> body;
   std::uint32_t moduleFile = 0;  // which source file defines it
+  std::string nativeName;        // `native 'name';`: a backend may run it natively
   // Filled by the checker / code generator.
   Symbol* resultSymbol = nullptr;
   std::vector<std::unique_ptr<Symbol>> symbols;

@@ -78,6 +78,7 @@ void CodeGen::compileRoutine(Routine& r) {
   fs_ = FnState{};
   fs_.fn = &m_.functions[r.index];
   fs_.routine = &r;
+  fs_.fn->native = r.nativeName;
   for (auto& p : r.params) {
     SlotKind kind = slotKindOf(p.symbol->type);
     ParamInfo info;

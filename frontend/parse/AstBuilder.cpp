@@ -137,6 +137,10 @@ std::unique_ptr<Routine> AstBuilder::routine(P::ProcDeclContext* proc, P::FuncDe
     else varSection(d->varSection(), r->decls);
   }
   r->body = block(proc ? proc->compoundStmt() : func->compoundStmt());
+  if (proc && proc->nativeClause()) {
+    std::string raw = proc->nativeClause()->STRING_LIT()->getText();
+    r->nativeName = raw.substr(1, raw.size() - 2);
+  }
   return r;
 }
 

@@ -13,8 +13,9 @@ void launch_fill(const Launch& launch, std::uint64_t* dst, std::uint64_t n, bool
                  std::uint64_t last_mask);
 void launch_not(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a, std::uint64_t n,
                 std::uint64_t last_mask);
-// dst := src (n elements; the ranges do not overlap). A kernel rather than cudaMemcpyAsync: 16-byte
-// loads and stores when both are 16-byte aligned, and a kernel launch's cost.
+// dst := src (n elements; the ranges do not overlap), 16-byte loads and stores when both are
+// 16-byte aligned. A kernel rather than cudaMemcpyAsync: on an H200 a device-to-device
+// cudaMemcpyAsync of 1.25 MB took 7.7 us to issue, this kernel 3.6 us.
 void launch_copy(const Launch& launch, std::uint64_t* dst, const std::uint64_t* src,
                  std::uint64_t n);
 void launch_bitwise(const Launch& launch, BitOp op, std::uint64_t* dst, const std::uint64_t* a,

@@ -48,10 +48,6 @@ __global__ void set_bit_kernel(std::uint64_t* v, std::uint64_t i, bool bit) {
   word = bit ? (word | mask) : (word & ~mask);
 }
 
-__global__ void get_bit_kernel(const std::uint64_t* v, std::uint64_t i, std::uint64_t* host) {
-  *reinterpret_cast<volatile std::uint64_t*>(host) = (v[i / 64] >> (i % 64)) & 1;
-}
-
 }  // namespace
 
 void launch_get_row(const Launch& launch, std::uint64_t* dst, const std::uint64_t* table,
@@ -74,12 +70,6 @@ void launch_set_row(const Launch& launch, std::uint64_t* table, std::uint64_t co
 void launch_set_bit(const Launch& launch, std::uint64_t* v, std::uint64_t i, bool bit) {
   set_bit_kernel<<<1, 1, 0, launch.stream>>>(v, i, bit);
   check_launch("set_bit kernel");
-}
-
-void launch_get_bit(const Launch& launch, const std::uint64_t* v, std::uint64_t i,
-                    std::uint64_t* host_result) {
-  get_bit_kernel<<<1, 1, 0, launch.stream>>>(v, i, host_result);
-  check_launch("get_bit kernel");
 }
 
 }  // namespace star::cuda

@@ -16,9 +16,5 @@ void launch_set_row(const Launch& launch, std::uint64_t* table, std::uint64_t co
                     std::uint64_t cols, std::uint64_t i, const std::uint64_t* src);
 // bit i of v := bit.
 void launch_set_bit(const Launch& launch, std::uint64_t* v, std::uint64_t i, bool bit);
-// *host_result := bit i of v (0 or 1); host_result is the device address of mapped pinned host
-// memory, which the host reads after waiting for the stream.
-void launch_get_bit(const Launch& launch, const std::uint64_t* v, std::uint64_t i,
-                    std::uint64_t* host_result);
 
 }  // namespace star::cuda

@@ -33,44 +33,47 @@ struct LoadDifference {
   __device__ std::uint64_t operator()(std::uint64_t e) const { return a[e] ^ b[e]; }
 };
 
-// A result for the host: a plain store to mapped pinned memory. The host reads it only after the
-// stream has completed (kernel completion makes the store visible), so no system fence is needed.
-__device__ __forceinline__ void publish(std::uint64_t* host, std::uint64_t value) {
-  *reinterpret_cast<volatile std::uint64_t*>(host) = value;
+// A result for the host, in mapped pinned memory: the value, then the ticket that tells the
+// spinning host that the value is there. The fence keeps the host from seeing them out of order.
+__device__ __forceinline__ void publish(const ResultTarget& target, std::uint64_t value) {
+  volatile std::uint64_t* host = target.host;
+  host[kValueWord] = value;
+  __threadfence_system();
+  host[kTicketWord] = target.ticket;
 }
 
-// Called by thread 0 of every block after it has published the block's partial result to the
-// ReduceState: true in exactly one block, the last, which then sees every block's partial. The
-// ticket counter wraps back to 0 on the last increment (atomicInc's modulus), so it is idle again
-// for the next launch.
+// Called by thread 0 of every block after it has added the block's partial result to the
+// ReduceState: true in exactly one block, the last to arrive, which then sees every block's
+// partial. The arrival counter wraps back to 0 on the last increment (atomicInc's modulus), so it
+// is idle again for the next launch.
 __device__ __forceinline__ bool last_block(ReduceState* state) {
-  __threadfence();  // this block's partial (and its writes) before its ticket
-  const unsigned ticket = atomicInc(&state->done, gridDim.x - 1);
-  if (ticket != gridDim.x - 1) return false;
+  __threadfence();  // this block's partial (and its writes) before its arrival
+  const unsigned arrived_before = atomicInc(&state->done, gridDim.x - 1);
+  if (arrived_before != gridDim.x - 1) return false;
   __threadfence();  // every other block's partial before what this block reads next
   return true;
 }
 
 // ---- what the thread that holds the final index does with it ---------------------------------
 struct ReportIndex {  // FND, SOME
-  std::uint64_t* host;
-  __device__ void operator()(Index i) const { publish(host, i); }
+  ResultTarget result;
+  __device__ void operator()(Index i) const { publish(result, i); }
 };
 struct ClearAndReport {  // STEP: every block is done reading v, so the bit can be cleared
   std::uint64_t* v;
-  std::uint64_t* host;
+  ResultTarget result;
   __device__ void operator()(Index i) const {
     if (i != kNotFound) v[i / 64] &= ~(std::uint64_t{1} << (i % 64));
-    publish(host, i);
+    publish(result, i);
   }
 };
 struct DecideCompare {  // the first difference decides: a > b where a has the 1
   const std::uint64_t* a;
-  std::uint64_t* host;
+  ResultTarget result;
   __device__ void operator()(Index i) const {
     std::int64_t r = 0;
     if (i != kNotFound) r = (a[i / 64] >> (i % 64)) & 1 ? 1 : -1;
-    publish(host, static_cast<std::uint64_t>(r));
+    publish(result, static_cast<std::uint64_t>(r));
   }
 };
 struct KeepFound {  // FRST: the element holding the first 1 gets that bit alone (the rest is 0)
@@ -142,8 +145,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 // Number of 1s over the grid, stored for the host.
 __global__ void __launch_bounds__(kBlockThreads)
-    count_kernel(const std::uint64_t* a, std::uint64_t n, ReduceState* state,
-                 std::uint64_t* host) {
+    count_kernel(const std::uint64_t* a, std::uint64_t n, ResultTarget result) {
   using Reduce = cub::BlockReduce<Index, kBlockThreads>;
   __shared__ typename Reduce::TempStorage temp;
   Index ones = 0;
@@ -160,12 +162,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   const Index block_ones = Reduce(temp).Sum(ones);
   if (gridDim.x == 1) {
-    if (threadIdx.x == 0) publish(host, block_ones);
+    if (threadIdx.x == 0) publish(result, block_ones);
     return;
   }
   if (threadIdx.x != 0) return;
+  ReduceState* state = result.state;
   if (block_ones != 0) atomicAdd(&state->sum, block_ones);
-  if (last_block(state)) publish(host, atomicExch(&state->sum, Index{0}));
+  if (last_block(state)) publish(result, atomicExch(&state->sum, Index{0}));
 }
 
 unsigned reduction_grid(const Launch& launch, std::uint64_t n) {
@@ -173,11 +176,11 @@ unsigned reduction_grid(const Launch& launch, std::uint64_t n) {
 }
 
 template <bool kZero, class Load, class Finish>
-void find_first(const Launch& launch, const ResultTarget& target, Load load, Finish finish,
+void find_first(const Launch& launch, ReduceState* state, Load load, Finish finish,
                 std::uint64_t* zero_dst, std::uint64_t n, const char* what) {
   if (n == 0) return;
   find_first_kernel<kZero><<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(
-      load, finish, zero_dst, n, target.state);
+      load, finish, zero_dst, n, state);
   check_launch(what);
 }
 
@@ -185,32 +188,31 @@ void find_first(const Launch& launch, const ResultTarget& target, Load load, Fin
 
 void launch_find_first(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                        std::uint64_t n) {
-  find_first<false>(launch, target, LoadBits{a}, ReportIndex{target.host_result}, nullptr, n,
+  find_first<false>(launch, target.state, LoadBits{a}, ReportIndex{target}, nullptr, n,
                     "find_first kernel");
 }
 
 void launch_step(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
                  std::uint64_t n) {
-  find_first<false>(launch, target, LoadBits{v}, ClearAndReport{v, target.host_result}, nullptr, n,
+  find_first<false>(launch, target.state, LoadBits{v}, ClearAndReport{v, target}, nullptr, n,
                     "step kernel");
 }
 
 void launch_compare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                     const std::uint64_t* b, std::uint64_t n) {
-  find_first<false>(launch, target, LoadDifference{a, b}, DecideCompare{a, target.host_result},
+  find_first<false>(launch, target.state, LoadDifference{a, b}, DecideCompare{a, target},
                     nullptr, n, "compare kernel");
 }
 
-void launch_first_only(const Launch& launch, const ResultTarget& target, std::uint64_t* dst,
+void launch_first_only(const Launch& launch, ReduceState* state, std::uint64_t* dst,
                        const std::uint64_t* a, std::uint64_t n) {
-  find_first<true>(launch, target, LoadBits{a}, KeepFound{dst}, dst, n, "first_only kernel");
+  find_first<true>(launch, state, LoadBits{a}, KeepFound{dst}, dst, n, "first_only kernel");
 }
 
 void launch_count(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                   std::uint64_t n) {
   if (n == 0) return;
-  count_kernel<<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(
-      a, n, target.state, target.host_result);
+  count_kernel<<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(a, n, target);
   check_launch("count kernel");
 }
 

@@ -6,9 +6,9 @@
 //    ReduceState; the last block to finish (a self-wrapping atomicInc ticket) reads the final
 //    value, restores the accumulator to its idle value for the next launch, and finishes the
 //    primitive (stores the result, clears the found bit, ...).
-// Results that the host needs go to ResultTarget::host_result, a word of mapped pinned host memory:
-// the host waits for the stream and reads it, so a synchronising primitive costs one launch and
-// one wait.
+// Results that the host needs go to mapped pinned host memory (ResultTarget): the value, then,
+// after a system-scope fence, the launch's ticket. The host spins until the ticket appears and
+// reads the value, so a synchronising primitive costs one launch and no stream synchronisation.
 #pragma once
 
 #include <cstdint>
@@ -32,28 +32,34 @@ struct ReduceState {
 static_assert(sizeof(ReduceState) == 24);
 inline constexpr ReduceState kReduceStateIdle{kNotFound, 0, 0, 0};
 
+// Words of the mapped host result area.
+inline constexpr int kTicketWord = 0;  // the ticket of the launch whose value is in kValueWord
+inline constexpr int kValueWord = 1;
+
 struct ResultTarget {
-  ReduceState* state = nullptr;          // device memory
-  std::uint64_t* host_result = nullptr;  // device address of one word of mapped pinned host memory
+  ReduceState* state = nullptr;   // device memory
+  std::uint64_t* host = nullptr;  // device address of the mapped host result area
+  std::uint64_t ticket = 0;       // stored to host[kTicketWord] after host[kValueWord]
 };
 
-// *host_result := index of the first 1 of a, or kNotFound.
+// Each of these stores its result to host[kValueWord], then target.ticket to host[kTicketWord].
+// result := index of the first 1 of a, or kNotFound.
 void launch_find_first(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                        std::uint64_t n);
 // The same, and that bit of v is cleared (STEP), in the same launch.
 void launch_step(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
                  std::uint64_t n);
-// *host_result := number of 1s of a.
+// result := number of 1s of a.
 void launch_count(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                   std::uint64_t n);
-// *host_result := compare(a, b) as an int64 (-1, 0, 1): bit 0 is the most significant, so the
+// result := compare(a, b) as an int64 (-1, 0, 1): bit 0 is the most significant, so the
 // first bit where they differ decides.
 void launch_compare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                     const std::uint64_t* b, std::uint64_t n);
 
-// dst (n elements) := only the first 1 of a (FRST); dst may alias a. One launch, nothing goes to
-// the host (only target.state is used).
-void launch_first_only(const Launch& launch, const ResultTarget& target, std::uint64_t* dst,
+// dst (n elements) := only the first 1 of a (FRST); dst may alias a. One launch; nothing goes to
+// the host.
+void launch_first_only(const Launch& launch, ReduceState* state, std::uint64_t* dst,
                        const std::uint64_t* a, std::uint64_t n);
 
 }  // namespace star::cuda

@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -717,6 +718,111 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
     ASSERT_TRUE(same_table(t));
     gpu_->synchronize();
   }
+}
+
+// Vectors large enough for the many-block reductions (FND, STEP, NUMB, compare and FRST combine
+// their blocks through self-resetting device accumulators, the last block finishing the primitive),
+// up to grids capped at the device's resident blocks, where each thread loops. Every check runs
+// several reductions of different kinds back to back: each must leave the accumulators idle for
+// the next one, single-block launches interleaved.
+TEST_F(CudaDifferentialTest, LargeVectorReductions) {
+  const bool quick = std::getenv("STAR_DIFF_QUICK") != nullptr;
+  std::vector<std::uint64_t> sizes = {131072, 131073, 131200, 262143, 10000000};
+  if (!quick) sizes.insert(sizes.end(), {67108927u, 80000001u});
+  const Pair small = bits(1000, Pattern::Half);
+  for (std::uint64_t n : sizes) {
+    SCOPED_TRACE(at(n));
+    for (Pattern p : {Pattern::Zero, Pattern::Last, Pattern::Single, Pattern::Sparse,
+                      Pattern::Half}) {
+      SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)));
+      const Pair v = bits(n, p);
+      const Pair w = bits();
+      const Pair d = bits(5, Pattern::Ones);
+      for (int round = 0; round < 2; ++round) {
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(v)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(v)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(small)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.any(h(v)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(small)); }));
+      }
+      // compare: equal, then a difference at the first 1 of v, then near the end.
+      both([&](Backend& b, auto h) { b.copy_bits(h(w), h(v)); });
+      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(v), h(w)); }));
+      for (std::uint64_t i : {n - 1, n / 3, below(n)}) {
+        SCOPED_TRACE("flipped bit " + std::to_string(i));
+        both([&](Backend& b, auto h) {
+          b.copy_bits(h(w), h(v));
+          b.set_bit(h(w), i, !b.get_bit(h(v), i));
+        });
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(v), h(w)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(w), h(v)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(w)); }));
+      }
+      // FRST queued twice with no read between (aliased, then into another value).
+      both([&](Backend& b, auto h) {
+        b.copy_bits(h(w), h(v));
+        b.first_only(h(d), h(v));
+        b.first_only(h(w), h(w));
+      });
+      ASSERT_TRUE(same(d));
+      ASSERT_TRUE(same(w));
+      // STEP drains from the front; the last one may find nothing.
+      for (int k = 0; k < 4; ++k) {
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.step(h(v)); }));
+        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(v)); }));
+      }
+      ASSERT_TRUE(same(v));
+      destroy(v);
+      destroy(w);
+      destroy(d);
+    }
+  }
+  destroy(small);
+}
+
+// Two CUDA backends in one process, used at once from two threads: each has its own stream and
+// its own reduction accumulators, so neither disturbs the other's results.
+TEST_F(CudaDifferentialTest, TwoBackendsAtOnce) {
+  constexpr std::uint64_t kBits = 10000000;
+  constexpr int kRounds = 300;
+  std::vector<std::uint64_t> first_bits;
+  for (int t = 0; t < 2; ++t) first_bits.push_back(1000 + 4999999 * static_cast<std::uint64_t>(t));
+  std::vector<std::string> failures(2);
+  auto work = [&](int t) {
+    try {
+      auto gpu = make_cuda_backend();
+      const Handle v = gpu->create_bits();
+      gpu->resize_bits(v, kBits);
+      gpu->fill(v, true);
+      // Bits [first, kBits) are 1.
+      const Handle head = gpu->create_bits();
+      gpu->resize_bits(head, first_bits[t]);
+      gpu->replace(v, 0, head);
+      std::uint64_t expect_first = first_bits[t];
+      for (int r = 0; r < kRounds && failures[t].empty(); ++r) {
+        const std::uint64_t ones = kBits - expect_first;
+        const auto c = gpu->count(v);
+        const auto f = gpu->find_first(v);
+        const auto s = gpu->step(v);
+        if (c != ones || f != static_cast<std::int64_t>(expect_first) || s != f) {
+          failures[t] = "round " + std::to_string(r) + ": count " + std::to_string(c) +
+                        " (expected " + std::to_string(ones) + "), find_first " +
+                        std::to_string(f) + ", step " + std::to_string(s) + " (expected " +
+                        std::to_string(expect_first) + ")";
+        }
+        ++expect_first;
+      }
+      gpu->destroy(v);
+      gpu->destroy(head);
+    } catch (const std::exception& e) {
+      failures[t] = e.what();
+    }
+  };
+  std::thread other(work, 1);
+  work(0);
+  other.join();
+  EXPECT_EQ(failures[0], "");
+  EXPECT_EQ(failures[1], "");
 }
 
 TEST_F(CudaDifferentialTest, OutOfMemoryIsABackendError) {

@@ -100,6 +100,15 @@ class Backend {
 
   // Wait until every queued primitive has finished (for timing and before exit).
   virtual void synchronize() = 0;
+
+  // ---- native library procedures ---------------------------------------------------------
+  // Optional fused implementations of standard-library procedures (stdlib/*.star keeps each one's
+  // Star body as the reference; `star run --no-native` always runs the body). Each returns false
+  // when this backend does not provide it, and the VM then runs the Star body.
+  //
+  // Transitive closure of a square table in place, as WARSHALL computes it: afterwards P(i, j) = 1
+  // iff there is a path of one or more arcs from i to j (so P(i, i) = 1 iff i lies on a cycle).
+  virtual bool transitive_closure(Handle t) { return false; }
 };
 
 inline constexpr std::uint64_t words_for_bits(std::uint64_t bits) { return (bits + 63) / 64; }

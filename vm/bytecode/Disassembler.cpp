@@ -60,6 +60,7 @@ void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out
   out << "function F" << index << " " << f.name << " (" << f.params.size() << " params, "
       << f.numRegs << " registers";
   if (f.resultReg >= 0) out << ", result R" << f.resultReg;
+  if (!f.native.empty()) out << ", native '" << f.native << "'";
   out << ")\n";
   for (std::size_t i = 0; i < f.params.size(); ++i)
     out << "  ; R" << i << " parameter " << (f.params[i].byRef ? "var " : "") << slotKindName(f.params[i].kind) << "\n";

@@ -11,7 +11,8 @@
 namespace star {
 
 // 2: graph-loading opcodes, FNV-1a checksum with the standard offset basis.
-inline constexpr std::uint32_t kModuleVersion = 2;
+// 3: native procedures (Function::native); CHKSTEP removed.
+inline constexpr std::uint32_t kModuleVersion = 3;
 
 // How a register or global slot holds its value.
 enum class SlotKind : std::uint8_t {
@@ -43,6 +44,7 @@ struct Function {
   SlotKind resultKind = SlotKind::Scalar;
   std::vector<std::uint32_t> code;
   std::vector<SourceLoc> locs;       // one per code word: where the instruction came from
+  std::string native;                // a native implementation the VM may call instead
 };
 
 struct GlobalInfo {

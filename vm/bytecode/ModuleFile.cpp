@@ -119,6 +119,7 @@ std::string serializeModule(const Module& m) {
       w.u32(l.line);
       w.u32(l.col);
     }
+    w.str(f.native);
   }
   w.u32(m.entry);
 
@@ -171,7 +172,7 @@ Module deserializeModule(const std::string& bytes) {
     if (kind > static_cast<std::uint8_t>(SlotKind::Table)) throw ModuleFormatError("bad global kind");
     g.kind = static_cast<SlotKind>(kind);
   }
-  m.functions.resize(r.count(25));
+  m.functions.resize(r.count(29));
   for (auto& f : m.functions) {
     f.name = r.str();
     f.params.resize(r.count(2));
@@ -202,6 +203,7 @@ Module deserializeModule(const std::string& bytes) {
       l.line = r.u32();
       l.col = r.u32();
     }
+    f.native = r.str();
   }
   m.entry = r.u32();
   if (!r.atEnd()) throw ModuleFormatError("module file is corrupt (unexpected trailing data)");

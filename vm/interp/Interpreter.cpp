@@ -7,6 +7,7 @@
 #include <limits>
 #include <ostream>
 
+#include "vm/interp/Natives.h"
 #include "vm/interp/StringPool.h"
 #include "vm/io/GraphFiles.h"
 #include "vm/io/TableText.h"
@@ -444,6 +445,15 @@ void Interpreter::execute(const Module& m) {
           if (gInterruptRequested) throw Fault("interrupted");
           frames_.back().pc = pc;
           std::size_t argBase = base_ + a[1];
+          const Function& callee = m.functions[a[0]];
+          if (nativesOn_ && !callee.native.empty() && callee.resultReg < 0) {
+            scratch_.resize(callee.params.size());
+            for (std::size_t i = 0; i < callee.params.size(); ++i) scratch_[i] = stack_[argBase + i].u;
+            if (runNative(callee.native, backend_, scratch_.data(), scratch_.size())) {
+              ++nativeCalls_;
+              break;
+            }
+          }
           pushFrame(m, a[0], argBase, a[2]);
           fn = &m.functions[a[0]];
           code = fn->code.data();

@@ -43,6 +43,10 @@ class Interpreter {
 
   void setArguments(std::vector<std::string> args) { args_ = std::move(args); }
   void enableStats(bool on) { statsOn_ = on; }
+  // Whether procedures declared `native` may run as their backend's fused implementation
+  // (`star run --no-native` turns this off: every procedure runs its Star body).
+  void enableNatives(bool on) { nativesOn_ = on; }
+  std::uint64_t nativeCalls() const { return nativeCalls_; }
   const ExecutionStats& stats() const { return stats_; }
   Backend& backend() { return backend_; }
 
@@ -127,6 +131,8 @@ class Interpreter {
   std::size_t base_ = 0;
   const Module* lastModule_ = nullptr;
   bool statsOn_ = false;
+  bool nativesOn_ = true;
+  std::uint64_t nativeCalls_ = 0;
   ExecutionStats stats_;
   std::vector<std::uint64_t> scratch_;
   static constexpr std::size_t kMaxFrames = 100000;
