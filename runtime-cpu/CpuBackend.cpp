@@ -372,7 +372,46 @@ class CpuBackend final : public Backend {
 
   void synchronize() override {}
 
+  // ---- native library procedures ---------------------------------------------------------
+  // Warshall on the columns, as WARSHALL_C (REFERENCE.md, Listing 2) does it: for each pivot k,
+  // column i |= column k for every i with P(k, i) = 1. During step k neither column k (only
+  // `column k |= column k` could touch it) nor row k (bit k of column i becomes 1 only where it
+  // already is) changes, so row k is gathered once, before the column updates.
+  bool transitive_closure(Handle t) override {
+    Slot& s = tab(t);
+    const std::uint64_t n = s.length;
+    if (n != s.cols) return false;
+    const std::uint64_t wpc = words_for_bits(n);
+    if (closure_row_.size() < wpc) resize_words(closure_row_, wpc);  // grows only
+    Word* const row = closure_row_.data();
+    Word* const base = s.words.data();
+    for (std::uint64_t k = 0; k < n; ++k) {
+      // row[i / 64] bit i % 64 := P(k, i) = bit k of column i (branch-free gather).
+      const Word* bitk = base + k / 64;
+      const unsigned shift = k % 64;
+      for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
+        const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
+        Word out = 0;
+        for (std::uint64_t b = 0; b < m; ++b) out |= ((bitk[(i0 + b) * wpc] >> shift) & 1) << b;
+        row[i0 / 64] = out;
+      }
+      const Word* pivot = base + k * wpc;
+      for (std::uint64_t q = 0; q < wpc; ++q) {
+        for (Word x = row[q]; x != 0; x &= x - 1) {
+          const std::uint64_t i = 64 * q + static_cast<unsigned>(std::countr_zero(x));
+          if (i != k) or_into(base + i * wpc, pivot, wpc);  // i == k would be a no-op
+        }
+      }
+    }
+    return true;
+  }
+
  private:
+  // dst[0, n) |= src[0, n); distinct columns never overlap.
+  static void or_into(Word* __restrict dst, const Word* __restrict src, std::uint64_t n) {
+    for (std::uint64_t e = 0; e < n; ++e) dst[e] |= src[e];
+  }
+
   Handle create(bool table) {
     try {
       Handle h;
@@ -427,6 +466,7 @@ class CpuBackend final : public Backend {
   std::vector<Slot> slots_;
   std::vector<Handle> free_;
   std::string device_;
+  std::vector<Word> closure_row_;  // transitive_closure's gathered pivot row (capacity kept)
 };
 
 }  // namespace

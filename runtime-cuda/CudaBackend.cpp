@@ -27,6 +27,7 @@
 #include "runtime-cuda/HandleTable.h"
 #include "runtime-cuda/kernels/Arith.h"
 #include "runtime-cuda/kernels/BitMath.h"
+#include "runtime-cuda/kernels/Closure.h"
 #include "runtime-cuda/kernels/Elementwise.h"
 #include "runtime-cuda/kernels/Rows.h"
 #include "runtime-cuda/kernels/Search.h"
@@ -46,6 +47,7 @@ class CudaBackend final : public Backend {
   CudaBackend() = default;
   ~CudaBackend() override {
     slots_.for_each_live([&](Slot& s) { ctx_.release(s.data); });
+    ctx_.release(closure_scratch_);
   }
 
   std::string name() const override { return "cuda"; }
@@ -239,6 +241,25 @@ class CudaBackend final : public Backend {
 
   void synchronize() override { ctx_.synchronize(); }
 
+  // ---- native library procedures ---------------------------------------------------------
+  // A blocked Warshall on the device (kernels/Closure.cu): one snapshot launch and one launch per
+  // 64 pivots, all queued; the scratch grows only when a larger table needs more.
+  bool transitive_closure(Handle t) override {
+    const Slot& s = slots_.at(t);
+    if (s.rows != s.cols) return false;
+    if (s.rows == 0) return true;
+    const std::uint64_t needed = cuda::closure_scratch_words(s.rows);
+    if (needed > closure_capacity_) {
+      ctx_.release(closure_scratch_);
+      closure_scratch_ = nullptr;
+      closure_capacity_ = 0;
+      closure_scratch_ = ctx_.allocate(needed);
+      closure_capacity_ = needed;
+    }
+    cuda::launch_transitive_closure(launch(), s.data, s.rows, closure_scratch_);
+    return true;
+  }
+
  private:
   const cuda::Launch& launch() const { return ctx_.launch(); }
 
@@ -299,6 +320,8 @@ class CudaBackend final : public Backend {
 
   cuda::DeviceContext ctx_;  // declared first: destroyed after the slots release their memory
   cuda::HandleTable slots_;
+  std::uint64_t* closure_scratch_ = nullptr;  // transitive_closure's snapshots (device)
+  std::uint64_t closure_capacity_ = 0;        // elements at closure_scratch_
 };
 
 }  // namespace

@@ -275,7 +275,9 @@ ReplSession::ReplSession(SessionOptions options, std::ostream& out, std::ostream
       trackBuf_(out.rdbuf()),
       vmOut_(&trackBuf_),
       diags_(sources_, diagBuffer_),
+      unitLoader_(sources_, diags_, options_.modulePath),
       stats_(options_.stats) {
+  unitLoader_.onFileAdded = [this] { syncFiles(); };
   Checker::Options opts;
   opts.allowRedefinition = true;
   opts.warnUnused = false;
@@ -318,7 +320,7 @@ void ReplSession::reset() {
   opts.warnUnused = false;
   checker_ = std::make_unique<Checker>(diags_, opts);
   programs_.clear();
-  unitNames_.clear();
+  unitLoader_.loadedNames().clear();
   module_ = Module{};
   syncFiles();
   lastEntry_ = -1;
@@ -343,7 +345,7 @@ ReplSession::Mark ReplSession::mark() const {
   m.functions = module_.functions.size();
   m.globals = module_.globals.size();
   m.constants = module_.constants.size();
-  m.units = unitNames_.size();
+  m.units = unitLoader_.loadedNames().size();
   m.programs = programs_.size();
   m.scope = checker_->snapshot();
   return m;
@@ -397,7 +399,7 @@ void ReplSession::rollback(Mark& m, bool restoreValues) {
   module_.functions.resize(m.functions);
   module_.globals.resize(m.globals);
   module_.constants.resize(m.constants);
-  unitNames_.resize(m.units);
+  unitLoader_.loadedNames().resize(m.units);
   if (programs_.size() > m.programs) programs_.resize(m.programs);
   if (lastEntry_ >= static_cast<std::int64_t>(m.functions)) lastEntry_ = -1;
   if (!vm_) return;
@@ -613,54 +615,6 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
 
 // ======================================================================= :load
 
-bool ReplSession::loadUnits(const Program& from, std::vector<std::string>& stack,
-                            std::vector<std::unique_ptr<Program>>& units) {
-  namespace fs = std::filesystem;
-  bool ok = true;
-  for (auto& [name, loc] : from.uses) {
-    std::string key = lowerCase(name);
-    if (std::find(stack.begin(), stack.end(), key) != stack.end()) {
-      diags_.error(loc, "module '" + name + "' uses itself (a cycle of 'uses')");
-      ok = false;
-      continue;
-    }
-    if (std::find(unitNames_.begin(), unitNames_.end(), key) != unitNames_.end()) continue;
-    std::vector<fs::path> dirs{fs::path(sources_.path(loc.file)).parent_path()};
-    for (auto& d : options_.modulePath) dirs.emplace_back(d);
-    std::string path;
-    for (auto& d : dirs) {
-      std::error_code ec;
-      fs::path p = d.empty() ? fs::path(key + ".star") : d / (key + ".star");
-      if (fs::is_regular_file(p, ec)) {
-        path = p.string();
-        break;
-      }
-    }
-    if (path.empty()) {
-      diags_.error(loc, "module '" + name + "' not found (looked for " + key + ".star)");
-      ok = false;
-      continue;
-    }
-    std::int64_t file = loadSourceFile(path, sources_, diags_, loc);
-    syncFiles();
-    if (file < 0) {
-      ok = false;
-      continue;
-    }
-    auto unit = parseSource(sources_, static_cast<std::uint32_t>(file), ParseMode::Unit, diags_);
-    if (!unit) {
-      ok = false;
-      continue;
-    }
-    stack.push_back(key);
-    ok &= loadUnits(*unit, stack, units);
-    stack.pop_back();
-    unitNames_.push_back(key);
-    units.push_back(std::move(unit));
-  }
-  return ok;
-}
-
 void ReplSession::load(const std::string& path) {
   auto started = std::chrono::steady_clock::now();
   discardDiagnostics();
@@ -676,8 +630,7 @@ void ReplSession::load(const std::string& path) {
     ok = program != nullptr;
   }
   if (ok) {
-    std::vector<std::string> stack;
-    ok = loadUnits(*program, stack, units);
+    ok = unitLoader_.load(*program, units);
   }
   if (ok) {
     for (auto& u : units) ok &= checker_->checkUnit(*u);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "frontend/ast/Ast.h"
+#include "frontend/driver/UnitLoader.h"
 #include "frontend/diag/Diagnostics.h"
 #include "frontend/sema/Checker.h"
 #include "vm/backend/Backend.h"
@@ -114,8 +115,6 @@ class ReplSession {
   void rollback(Mark& m, bool restoreValues);
   void saveValues(Mark& m, const std::vector<bool>& touched);
   void releaseSpares();
-  bool loadUnits(const Program& from, std::vector<std::string>& stack,
-                 std::vector<std::unique_ptr<Program>>& units);
   // Compiles the checked program (and units) and runs it; then prints `valueOf` (a global of
   // type `valueType`) when given. Rolls everything back when the run fails.
   void execute(std::vector<std::unique_ptr<Program>> units, std::unique_ptr<Program> program,
@@ -139,7 +138,7 @@ class ReplSession {
   std::unique_ptr<Checker> checker_;
   Module module_;
   std::vector<std::unique_ptr<Program>> programs_;  // every checked input (the scope points in)
-  std::vector<std::string> unitNames_;              // units loaded by :load
+  UnitLoader unitLoader_;                           // units loaded by :load
 
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<Interpreter> vm_;

@@ -9,6 +9,7 @@
 
 #include "frontend/ast/Ast.h"
 #include "frontend/diag/Diagnostics.h"
+#include "frontend/driver/UnitLoader.h"
 #include "vm/bytecode/Module.h"
 
 namespace star {
@@ -35,15 +36,12 @@ class Compilation {
   int errorCount() const { return diags_.errorCount(); }
 
  private:
-  bool loadUnits(const Program& from, std::vector<std::string>& stack);
-  std::string findModule(const std::string& name, std::uint32_t fromFile) const;
-
   SourceManager sources_;
   Diagnostics diags_;
   CompileOptions options_;
   std::unique_ptr<Program> program_;
+  UnitLoader loader_;
   std::vector<std::unique_ptr<Program>> units_;  // in dependency order
-  std::vector<std::string> unitNames_;
   Module module_;
 };
 

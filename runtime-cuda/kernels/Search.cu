@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ typename Reduce::TempStorage temp;
   const Index best = thread_first<kZero>(load, zero_dst, n);
   // FRST over several blocks: this thread's zeros reach the device before the last block (which
-  // may write the kept bit into one of them) can see this block's ticket.
+  // may write the kept bit into one of them) can see this block arrive.
   if (kZero && gridDim.x > 1) __threadfence();
   const Index block_best = Reduce(temp).Reduce(best, Min{});
   if (gridDim.x == 1) {  // uniform over the block

@@ -12,24 +12,7 @@
 #include "runtime-cpu/CpuBackend.h"
 #include "tests/unit/support/NaiveBits.h"
 
-// Counts heap allocations while g_counting is set, to check that primitives do not allocate.
-// noinline keeps GCC from pairing an inlined free() with `new` (-Wmismatched-new-delete).
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-[[gnu::noinline]] void* operator new(std::size_t n) {
-  if (g_counting) ++g_allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept {
-  std::free(p);
-}
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
+#include "tests/unit/support/AllocationCounter.h"
 
 namespace star {
 namespace {

@@ -1,0 +1,259 @@
+// Transitive closure on the GPU: a blocked Warshall over the bit matrix, one launch per 64 pivots.
+//
+// Storage. The table is column-major: column j holds bit i = P(i, j) in W = ceil(n / 64)
+// elements. Read row-major, the same memory is M = P^T (row r of M is column r of the table), and
+// the closure of P^T is the transpose of the closure of P (every path reversed). So the kernels
+// close M in place as a row-major bit matrix of n rows of W elements, and the storage then holds
+// the closure of P, column-major, without a transpose either way.
+//
+// Blocking. Step b takes the pivots K = [64b, 64b + 64) (fewer in the last step) together. Let
+// a(i) = M(i, K), element b of row i; D = M(K, K), the diagonal tile; D+ its transitive closure
+// (paths inside K). Warshall's pivot steps for K add exactly the paths i -> k1 -> ... -> km -> j
+// with every k in K (and earlier pivots between them, which M already accounts for), so
+//     M'(i, :) = M(i, :) | a'(i) . M(K, :),   where a'(i) = a(i) | a(i) . D+
+// (boolean products: a'(i) . M(K, :) is the OR of the pivot rows 64b + k for the bits k set in
+// a'(i), and a(i) . D+ the OR of the rows of D+ for the bits set in a(i)). The formula holds for
+// every row, the pivot rows included, and the rows are independent given D+ and the pivot rows as
+// they were before the step, so one kernel does the whole step.
+//
+// Snapshots. Within a step, M(K, :) and a(i) are overwritten while other threads still read them,
+// so step b reads both from snapshots that step b - 1 took: as it finishes a row, a step writes
+// the row into the next step's pivot panel if it is one of the next pivots, and the row's element
+// b + 1 into the next step's column. Both are double-buffered (step b reads half b % 2, writes the
+// other). A first kernel takes the snapshots for step 0. Everything stays on the stream: no host
+// round trip, no synchronisation.
+//
+// A step's block stages the pivot rows of its chunk of columns (32 T elements, T per lane) in
+// shared memory while its warp 0 closes D by 64 shuffle rounds (Warshall on one element per row).
+// Each warp then takes rows: a'(i), warp-uniform, by a shuffle reduction, then the OR of the
+// pivot rows for the set bits of a'(i), a byte of a'(i) at a time (zero bytes skipped) into the
+// lane's T elements. A row with a'(i) = 0 keeps its value.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/kernels/Closure.h"
+#include "runtime-cuda/kernels/DeviceLoops.cuh"
+#include "vm/backend/Backend.h"
+
+namespace star::cuda {
+namespace {
+
+using Shuffled = unsigned long long;  // the 64-bit type of the __shfl_sync overloads
+
+constexpr unsigned kWarp = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr unsigned kPivots = 64;         // pivots per step: the bits of one element
+constexpr unsigned kStepThreads = 512;   // threads of a step block
+constexpr unsigned kStepWarps = kStepThreads / kWarp;
+constexpr unsigned kBlocksPerSm = 2;     // step blocks resident per multiprocessor
+constexpr unsigned kMaxPerLane = 4;      // T: elements of a row per lane
+
+__device__ __forceinline__ std::uint64_t shfl(std::uint64_t x, unsigned lane) {
+  return __shfl_sync(kFullMask, static_cast<Shuffled>(x), static_cast<int>(lane));
+}
+
+__device__ __forceinline__ std::uint64_t shfl_xor(std::uint64_t x, unsigned mask) {
+  return __shfl_xor_sync(kFullMask, static_cast<Shuffled>(x), static_cast<int>(mask));
+}
+
+// The snapshots for step 0: pivot rows 0..min(64, n) - 1 and element 0 of every row.
+__global__ void closure_snapshot_kernel(const std::uint64_t* __restrict__ m, std::uint64_t n,
+                                        std::uint64_t w, std::uint64_t* __restrict__ panel,
+                                        std::uint64_t* __restrict__ column) {
+  const std::uint64_t panel_elements = (n < kPivots ? n : kPivots) * w;  // rows are contiguous
+  for (std::uint64_t e = global_thread(); e < panel_elements; e += grid_threads()) panel[e] = m[e];
+  for (std::uint64_t i = global_thread(); i < n; i += grid_threads()) column[i] = m[i * w];
+}
+
+// Step b (see the top of the file). Grid: x splits the rows into contiguous ranges, y the
+// elements of a row into chunks of 32 T. Shared memory: 64 x 32 T pivot elements, then D+.
+// panel_in/column_in: this step's snapshots (read only); panel_out/column_out: the next step's.
+template <unsigned T>
+__global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
+    closure_step_kernel(std::uint64_t* __restrict__ m, std::uint64_t n, std::uint64_t w,
+                        std::uint64_t b, const std::uint64_t* __restrict__ panel_in,
+                        const std::uint64_t* __restrict__ column_in,
+                        std::uint64_t* __restrict__ panel_out,
+                        std::uint64_t* __restrict__ column_out) {
+  constexpr unsigned kChunk = kWarp * T;
+  extern __shared__ std::uint64_t closure_shared[];
+  std::uint64_t* const pivot_rows = closure_shared;           // [kPivots][kChunk]
+  std::uint64_t* const dplus = closure_shared + kPivots * kChunk;  // [kPivots]
+
+  const unsigned lane = threadIdx.x % kWarp;
+  const unsigned warp = threadIdx.x / kWarp;
+  const std::uint64_t j0 = std::uint64_t{blockIdx.y} * kChunk;  // this block's first element
+  const std::uint64_t first = kPivots * b;                       // the first pivot
+  const unsigned pivots = n - first < kPivots ? static_cast<unsigned>(n - first) : kPivots;
+
+  if (warp == 0) {
+    // D+ by Warshall: lane l holds rows l and l + 32 of D (rows past the last pivot are 0).
+    std::uint64_t d0 = lane < pivots ? panel_in[lane * w + b] : 0;
+    std::uint64_t d1 = lane + kWarp < pivots ? panel_in[(lane + kWarp) * w + b] : 0;
+#pragma unroll
+    for (unsigned k = 0; k < kPivots; ++k) {
+      const std::uint64_t dk = shfl(k < kWarp ? d0 : d1, k % kWarp);
+      if ((d0 >> k) & 1) d0 |= dk;
+      if ((d1 >> k) & 1) d1 |= dk;
+    }
+    dplus[lane] = d0;
+    dplus[lane + kWarp] = d1;
+  } else {
+    for (unsigned e = threadIdx.x - kWarp; e < kPivots * kChunk; e += kStepThreads - kWarp) {
+      const unsigned k = e / kChunk;
+      const std::uint64_t j = j0 + e % kChunk;
+      pivot_rows[e] = k < pivots && j < w ? panel_in[k * w + j] : 0;
+    }
+  }
+  __syncthreads();
+
+  const std::uint64_t row_begin = n * blockIdx.x / gridDim.x;
+  const std::uint64_t row_end = n * (blockIdx.x + 1) / gridDim.x;
+  const std::uint64_t next_first = first + kPivots;  // the next step's pivot rows
+  const std::uint64_t next_col = b + 1;              // and its column element
+  const bool col_here = next_col < w && next_col >= j0 && next_col - j0 < kChunk;
+  const bool col_lane = col_here && lane == (next_col - j0) % kWarp;
+
+  for (std::uint64_t i = row_begin + warp; i < row_end; i += kStepWarps) {
+    // a'(i) = a(i) | a(i) . D+: lane l contributes rows l and l + 32 of D+.
+    const std::uint64_t a = column_in[i];
+    std::uint64_t t = (((a >> lane) & 1) ? dplus[lane] : 0) |
+                      (((a >> (lane + kWarp)) & 1) ? dplus[lane + kWarp] : 0);
+#pragma unroll
+    for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) t |= shfl_xor(t, mask);
+    const std::uint64_t ap = a | t;  // the same in every lane
+
+    std::uint64_t* const row = m + i * w;
+    const bool next_pivot = i >= next_first && i - next_first < kPivots;
+    if (ap == 0 && !next_pivot) {  // the row stays as it is; only its snapshot element
+      if (col_lane) column_out[i] = row[next_col];
+      continue;
+    }
+
+    std::uint64_t r[T];
+#pragma unroll
+    for (unsigned s = 0; s < T; ++s) {
+      const std::uint64_t j = j0 + lane + kWarp * s;
+      r[s] = j < w ? row[j] : 0;
+    }
+    if (ap != 0) {
+#pragma unroll
+      for (unsigned g = 0; g < 8; ++g) {
+        const unsigned byte = static_cast<unsigned>(ap >> (8 * g)) & 0xffu;
+        if (byte == 0) continue;  // uniform: ap is the same in every lane
+#pragma unroll
+        for (unsigned bit = 0; bit < 8; ++bit) {
+          if ((byte >> bit) & 1u) {
+            const std::uint64_t* const p = pivot_rows + (8 * g + bit) * kChunk + lane;
+#pragma unroll
+            for (unsigned s = 0; s < T; ++s) r[s] |= p[kWarp * s];
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (unsigned s = 0; s < T; ++s) {
+      const std::uint64_t j = j0 + lane + kWarp * s;
+      if (j >= w) continue;
+      if (ap != 0) row[j] = r[s];
+      if (next_pivot) panel_out[(i - next_first) * w + j] = r[s];
+      if (j == next_col) column_out[i] = r[s];
+    }
+  }
+}
+
+std::uint64_t step_shared_bytes(unsigned per_lane) {
+  return (std::uint64_t{kPivots} * kWarp * per_lane + kPivots) * sizeof(std::uint64_t);
+}
+
+// Elements per lane T: fewest chunks, each costing a fixed part per set pivot bit (the loop)
+// plus a part per element; T is capped by the shared memory a block may have.
+unsigned pick_per_lane(std::uint64_t w, std::uint64_t max_shared, std::uint64_t& chunks) {
+  unsigned best = 1;
+  std::uint64_t best_cost = ~std::uint64_t{0};
+  for (unsigned t = 1; t <= kMaxPerLane; ++t) {
+    if (t > 1 && step_shared_bytes(t) > max_shared) break;
+    const std::uint64_t c = (w + kWarp * t - 1) / (kWarp * t);
+    const std::uint64_t cost = c * (6 + 4 * t);
+    if (cost < best_cost) {
+      best = t;
+      best_cost = cost;
+    }
+    if (c == 1) break;  // a larger T only adds idle lanes
+  }
+  chunks = (w + kWarp * best - 1) / (kWarp * best);
+  return best;
+}
+
+struct Scratch {
+  std::uint64_t* panel[2];
+  std::uint64_t* column[2];
+};
+
+template <unsigned T>
+void run_steps(const Launch& launch, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
+               std::uint64_t chunks, unsigned multiprocessors, const Scratch& s) {
+  const std::uint64_t shared = step_shared_bytes(T);
+  check(cudaFuncSetAttribute(closure_step_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(shared)),
+        "cudaFuncSetAttribute (closure)");
+  // About kBlocksPerSm blocks per multiprocessor in all, at least a warp's row per warp.
+  std::uint64_t row_blocks = std::uint64_t{kBlocksPerSm} * multiprocessors / chunks;
+  row_blocks = std::min<std::uint64_t>(row_blocks, (n + kStepWarps - 1) / kStepWarps);
+  row_blocks = std::max<std::uint64_t>(row_blocks, 1);
+  const dim3 grid(static_cast<unsigned>(row_blocks), static_cast<unsigned>(chunks));
+  for (std::uint64_t b = 0; b < w; ++b) {
+    const unsigned in = b % 2;
+    const unsigned out = 1 - in;
+    closure_step_kernel<T><<<grid, kStepThreads, shared, launch.stream>>>(
+        m, n, w, b, s.panel[in], s.column[in], s.panel[out], s.column[out]);
+  }
+  check_launch("closure step kernel");
+}
+
+}  // namespace
+
+std::uint64_t closure_scratch_words(std::uint64_t n) {
+  const std::uint64_t w = (n + 63) / 64;
+  return 2 * n + 2 * std::uint64_t{kPivots} * w;
+}
+
+void launch_transitive_closure(const Launch& launch, std::uint64_t* table, std::uint64_t n,
+                               std::uint64_t* scratch) {
+  if (n == 0) return;
+  const std::uint64_t w = (n + 63) / 64;
+  if (w > std::uint64_t{65535} * kWarp * kMaxPerLane) {
+    throw BackendError("cuda backend: table too large for transitive_closure");
+  }
+  const Scratch s{{scratch, scratch + kPivots * w},
+                  {scratch + 2 * kPivots * w, scratch + 2 * kPivots * w + n}};
+
+  int device = 0;
+  int multiprocessors = 1;
+  int max_shared = 48 * 1024;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+        "cudaDeviceGetAttribute");
+
+  closure_snapshot_kernel<<<grid_for(launch, std::max<std::uint64_t>(kPivots * w, n)),
+                            kBlockThreads, 0, launch.stream>>>(table, n, w, s.panel[0],
+                                                               s.column[0]);
+  check_launch("closure snapshot kernel");
+
+  std::uint64_t chunks = 1;
+  const unsigned t = pick_per_lane(w, static_cast<std::uint64_t>(max_shared), chunks);
+  const auto sms = static_cast<unsigned>(std::max(multiprocessors, 1));
+  switch (t) {
+    case 1: run_steps<1>(launch, table, n, w, chunks, sms, s); break;
+    case 2: run_steps<2>(launch, table, n, w, chunks, sms, s); break;
+    case 3: run_steps<3>(launch, table, n, w, chunks, sms, s); break;
+    default: run_steps<4>(launch, table, n, w, chunks, sms, s); break;
+  }
+}
+
+}  // namespace star::cuda
