@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target star
-echo "--- star run examples/warshall.star examples/graphs/ring8.txt"
-./build/bin/star run examples/warshall.star examples/graphs/ring8.txt
+echo "--- star run examples/warshall.star examples/graphs/two_cycles8.txt"
+./build/bin/star run examples/warshall.star examples/graphs/two_cycles8.txt

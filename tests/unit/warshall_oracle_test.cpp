@@ -237,11 +237,11 @@ TEST_F(WarshallOracle, BothListingsMatchBglOnRandomDigraphs) {
   EXPECT_GE(nonTrivial, 100);
 }
 
-TEST_F(WarshallOracle, RingFromTheExamples) {
-  // examples/graphs/ring8.txt: every vertex reaches every vertex, itself included.
+TEST_F(WarshallOracle, QuickStartGraphFromTheExamples) {
+  // examples/graphs/two_cycles8.txt, the README's quick-start graph: two cycles, one arc between.
   startest::Compiled example = startest::compileFile(examplePath());
   ASSERT_TRUE(example.ok) << example.diagnostics;
-  const std::string ring = std::string(STAR_SOURCE_DIR) + "/examples/graphs/ring8.txt";
+  const std::string ring = std::string(STAR_SOURCE_DIR) + "/examples/graphs/two_cycles8.txt";
   TableData input = readTableFile(ring);
   Matrix adj(input.rows, std::vector<bool>(input.cols, false));
   for (std::uint64_t i = 0; i < input.rows; ++i)
