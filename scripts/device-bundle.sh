@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=build-gpu/dist
 rm -rf "$dist" && mkdir -p "$dist/bin" "$dist/lib" "$dist/tools"
-for b in star cuda_differential_test primitives_bench warshall_bench; do
+for b in star cuda_differential_test primitives_bench warshall_bench closure_bench; do
   f=$(find build-gpu -path build-gpu/dist -prune -o -type f -name "$b" -perm -u+x -print | head -1)
   [ -n "$f" ] && cp "$f" "$dist/bin/" && strip "$dist/bin/$b"
 done

@@ -89,6 +89,30 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   const std::uint64_t first = kPivots * b;                       // the first pivot
   const unsigned pivots = n - first < kPivots ? static_cast<unsigned>(n - first) : kPivots;
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched with programmatic stream serialisation (run_steps): the previous step may still be
+  // running until this wait returns, and nothing before it reads what that step writes.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+
+  // Rows: a contiguous range per block, strided over its warps. The first row's column element
+  // and elements are loaded before the barrier, each next row's while the current one is worked.
+  const std::uint64_t row_end = n * (blockIdx.x + 1) / gridDim.x;
+  std::uint64_t i = n * blockIdx.x / gridDim.x + warp;
+  std::uint64_t a_next = 0;
+  std::uint64_t r_next[T];
+  const auto prefetch = [&](std::uint64_t row) {
+    if (row >= row_end) return;
+    a_next = column_in[row];
+#pragma unroll
+    for (unsigned s = 0; s < T; ++s) {
+      const std::uint64_t j = j0 + lane + kWarp * s;
+      r_next[s] = j < w ? m[row * w + j] : 0;
+    }
+  };
+  prefetch(i);
+
   if (warp == 0) {
     // D+ by Warshall: lane l holds rows l and l + 32 of D (rows past the last pivot are 0).
     std::uint64_t d0 = lane < pivots ? panel_in[lane * w + b] : 0;
@@ -110,35 +134,35 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   }
   __syncthreads();
 
-  const std::uint64_t row_begin = n * blockIdx.x / gridDim.x;
-  const std::uint64_t row_end = n * (blockIdx.x + 1) / gridDim.x;
   const std::uint64_t next_first = first + kPivots;  // the next step's pivot rows
   const std::uint64_t next_col = b + 1;              // and its column element
   const bool col_here = next_col < w && next_col >= j0 && next_col - j0 < kChunk;
   const bool col_lane = col_here && lane == (next_col - j0) % kWarp;
 
-  for (std::uint64_t i = row_begin + warp; i < row_end; i += kStepWarps) {
+  for (; i < row_end; i += kStepWarps) {
+    const std::uint64_t a = a_next;
+    std::uint64_t r[T];
+#pragma unroll
+    for (unsigned s = 0; s < T; ++s) r[s] = r_next[s];
+    prefetch(i + kStepWarps);
+
     // a'(i) = a(i) | a(i) . D+: lane l contributes rows l and l + 32 of D+.
-    const std::uint64_t a = column_in[i];
     std::uint64_t t = (((a >> lane) & 1) ? dplus[lane] : 0) |
                       (((a >> (lane + kWarp)) & 1) ? dplus[lane + kWarp] : 0);
 #pragma unroll
     for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) t |= shfl_xor(t, mask);
     const std::uint64_t ap = a | t;  // the same in every lane
-
-    std::uint64_t* const row = m + i * w;
     const bool next_pivot = i >= next_first && i - next_first < kPivots;
     if (ap == 0 && !next_pivot) {  // the row stays as it is; only its snapshot element
-      if (col_lane) column_out[i] = row[next_col];
+      if (col_lane) {
+        std::uint64_t v = 0;
+#pragma unroll
+        for (unsigned s = 0; s < T; ++s) v = s == (next_col - j0) / kWarp ? r[s] : v;
+        column_out[i] = v;
+      }
       continue;
     }
 
-    std::uint64_t r[T];
-#pragma unroll
-    for (unsigned s = 0; s < T; ++s) {
-      const std::uint64_t j = j0 + lane + kWarp * s;
-      r[s] = j < w ? row[j] : 0;
-    }
     if (ap != 0) {
 #pragma unroll
       for (unsigned g = 0; g < 8; ++g) {
@@ -154,6 +178,7 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
         }
       }
     }
+    std::uint64_t* const row = m + i * w;
 #pragma unroll
     for (unsigned s = 0; s < T; ++s) {
       const std::uint64_t j = j0 + lane + kWarp * s;
