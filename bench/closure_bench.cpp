@@ -30,7 +30,7 @@ namespace {
 constexpr int kRuns = 5;
 
 struct Timing {
-  double seconds = -1;                 // median; < 0: not run
+  double seconds = -1;                // median; < 0: not run
   std::vector<std::uint64_t> result;  // the closure, column-major
 };
 
@@ -70,8 +70,10 @@ std::vector<std::uint64_t> parseSizes(const std::string& s) {
 std::string seconds(double s) {
   if (s < 0) return "-";
   char buf[64];
-  if (s < 0.1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f s", s);
+  if (s < 0.1)
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
   return buf;
 }
 
@@ -95,9 +97,12 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> gpuSizes = {1000, 2000, 5000, 10000};
   std::vector<std::uint64_t> cpuSizes = {1000, 2000};
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--cpu-only") == 0) cpuOnly = true;
-    else if (std::strcmp(argv[i], "--gpu-sizes") == 0 && i + 1 < argc) gpuSizes = parseSizes(argv[++i]);
-    else if (std::strcmp(argv[i], "--cpu-sizes") == 0 && i + 1 < argc) cpuSizes = parseSizes(argv[++i]);
+    if (std::strcmp(argv[i], "--cpu-only") == 0)
+      cpuOnly = true;
+    else if (std::strcmp(argv[i], "--gpu-sizes") == 0 && i + 1 < argc)
+      gpuSizes = parseSizes(argv[++i]);
+    else if (std::strcmp(argv[i], "--cpu-sizes") == 0 && i + 1 < argc)
+      cpuSizes = parseSizes(argv[++i]);
     else {
       std::fprintf(stderr, "usage: %s [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...]\n",
                    argv[0]);
@@ -109,8 +114,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<Backend> gpu;
 #ifdef STAR_HAVE_CUDA
   std::string why;
-  if (!cpuOnly && cuda_device_available(&why)) gpu = make_cuda_backend();
-  else if (!cpuOnly) std::fprintf(stderr, "no CUDA device (%s): CPU only\n", why.c_str());
+  if (!cpuOnly && cuda_device_available(&why))
+    gpu = make_cuda_backend();
+  else if (!cpuOnly)
+    std::fprintf(stderr, "no CUDA device (%s): CPU only\n", why.c_str());
 #endif
   if (!gpu) gpuSizes.clear();
 
@@ -146,13 +153,14 @@ int main(int argc, char** argv) {
     rows.push_back(std::move(row));
   }
 
-  std::printf("Native transitive closure (`transitive_closure`), random digraphs with about 2 arcs "
-              "per vertex; median of %d after a warm-up, upload excluded.\n",
-              kRuns);
-  std::printf("CPU: %s. GPU: %s.\n\n", cpu->device().c_str(),
-              gpu ? gpu->device().c_str() : "none");
-  std::printf("| n | arcs | closure density | Star CPU | Star CUDA | GPU = CPU | paper Table 2, "
-              "WARSHALL-adapt (K40) | kernel per k (H200) | tensor-core squaring (H200) |\n");
+  std::printf(
+      "Native transitive closure (`transitive_closure`), random digraphs with about 2 arcs "
+      "per vertex; median of %d after a warm-up, upload excluded.\n",
+      kRuns);
+  std::printf("CPU: %s. GPU: %s.\n\n", cpu->device().c_str(), gpu ? gpu->device().c_str() : "none");
+  std::printf(
+      "| n | arcs | closure density | Star CPU | Star CUDA | GPU = CPU | paper Table 2, "
+      "WARSHALL-adapt (K40) | kernel per k (H200) | tensor-core squaring (H200) |\n");
   std::printf("|---:|---:|---:|---:|---:|:---:|---:|---:|---:|\n");
   for (const Row& r : rows) {
     const auto ref = kReferences.find(r.n);

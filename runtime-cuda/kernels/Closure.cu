@@ -27,7 +27,15 @@
 // shared memory while its warp 0 closes D by 64 shuffle rounds (Warshall on one element per row).
 // Each warp then takes rows: a'(i), warp-uniform, by a shuffle reduction, then the OR of the
 // pivot rows for the set bits of a'(i), a byte of a'(i) at a time (zero bytes skipped) into the
-// lane's T elements. A row with a'(i) = 0 keeps its value.
+// lane's T elements. A row with a'(i) = 0 keeps its value. The grid is one wave (two blocks per
+// multiprocessor); each warp loads its next row while it works on the current one; on Hopper the
+// steps are launched with programmatic dependent launch, so that a step's launch overlaps the
+// previous step (measured on an H200: -8% at n = 5000).
+//
+// Cost: the OR work is at most n^3 / 64 element operations (n = 5000: 2e9), about 4 us per step
+// is fixed (launch, D+, the latency of a warp's one or two rows). Measured on an H200 (sparse
+// random digraphs, 2 arcs per vertex, closure density 0.63): n = 1000: 0.08 ms, 2000: 0.16 ms,
+// 5000: 0.68 ms, 10000: 2.4 ms.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -45,11 +53,11 @@ using Shuffled = unsigned long long;  // the 64-bit type of the __shfl_sync over
 
 constexpr unsigned kWarp = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
-constexpr unsigned kPivots = 64;         // pivots per step: the bits of one element
-constexpr unsigned kStepThreads = 512;   // threads of a step block
+constexpr unsigned kPivots = 64;        // pivots per step: the bits of one element
+constexpr unsigned kStepThreads = 512;  // threads of a step block
 constexpr unsigned kStepWarps = kStepThreads / kWarp;
-constexpr unsigned kBlocksPerSm = 2;     // step blocks resident per multiprocessor
-constexpr unsigned kMaxPerLane = 4;      // T: elements of a row per lane
+constexpr unsigned kBlocksPerSm = 2;  // step blocks resident per multiprocessor
+constexpr unsigned kMaxPerLane = 4;   // T: elements of a row per lane
 
 __device__ __forceinline__ std::uint64_t shfl(std::uint64_t x, unsigned lane) {
   return __shfl_sync(kFullMask, static_cast<Shuffled>(x), static_cast<int>(lane));
@@ -68,6 +76,23 @@ __global__ void closure_snapshot_kernel(const std::uint64_t* __restrict__ m, std
   for (std::uint64_t i = global_thread(); i < n; i += grid_threads()) column[i] = m[i * w];
 }
 
+// a := column_in[row] and r := this lane's elements of the row (0 past the end of the row), if
+// row < row_end; else nothing.
+template <unsigned T>
+__device__ __forceinline__ void load_row(const std::uint64_t* __restrict__ m, std::uint64_t w,
+                                         std::uint64_t j0, unsigned lane, std::uint64_t row,
+                                         std::uint64_t row_end,
+                                         const std::uint64_t* __restrict__ column_in,
+                                         std::uint64_t& a, std::uint64_t (&r)[T]) {
+  if (row >= row_end) return;
+  a = column_in[row];
+#pragma unroll
+  for (unsigned s = 0; s < T; ++s) {
+    const std::uint64_t j = j0 + lane + kWarp * s;
+    r[s] = j < w ? m[row * w + j] : 0;
+  }
+}
+
 // Step b (see the top of the file). Grid: x splits the rows into contiguous ranges, y the
 // elements of a row into chunks of 32 T. Shared memory: 64 x 32 T pivot elements, then D+.
 // panel_in/column_in: this step's snapshots (read only); panel_out/column_out: the next step's.
@@ -80,13 +105,13 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
                         std::uint64_t* __restrict__ column_out) {
   constexpr unsigned kChunk = kWarp * T;
   extern __shared__ std::uint64_t closure_shared[];
-  std::uint64_t* const pivot_rows = closure_shared;           // [kPivots][kChunk]
+  std::uint64_t* const pivot_rows = closure_shared;                // [kPivots][kChunk]
   std::uint64_t* const dplus = closure_shared + kPivots * kChunk;  // [kPivots]
 
   const unsigned lane = threadIdx.x % kWarp;
   const unsigned warp = threadIdx.x / kWarp;
   const std::uint64_t j0 = std::uint64_t{blockIdx.y} * kChunk;  // this block's first element
-  const std::uint64_t first = kPivots * b;                       // the first pivot
+  const std::uint64_t first = kPivots * b;                      // the first pivot
   const unsigned pivots = n - first < kPivots ? static_cast<unsigned>(n - first) : kPivots;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -101,17 +126,8 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   const std::uint64_t row_end = n * (blockIdx.x + 1) / gridDim.x;
   std::uint64_t i = n * blockIdx.x / gridDim.x + warp;
   std::uint64_t a_next = 0;
-  std::uint64_t r_next[T];
-  const auto prefetch = [&](std::uint64_t row) {
-    if (row >= row_end) return;
-    a_next = column_in[row];
-#pragma unroll
-    for (unsigned s = 0; s < T; ++s) {
-      const std::uint64_t j = j0 + lane + kWarp * s;
-      r_next[s] = j < w ? m[row * w + j] : 0;
-    }
-  };
-  prefetch(i);
+  std::uint64_t r_next[T] = {};
+  load_row<T>(m, w, j0, lane, i, row_end, column_in, a_next, r_next);
 
   if (warp == 0) {
     // D+ by Warshall: lane l holds rows l and l + 32 of D (rows past the last pivot are 0).
@@ -144,7 +160,7 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
     std::uint64_t r[T];
 #pragma unroll
     for (unsigned s = 0; s < T; ++s) r[s] = r_next[s];
-    prefetch(i + kStepWarps);
+    load_row<T>(m, w, j0, lane, i + kStepWarps, row_end, column_in, a_next, r_next);
 
     // a'(i) = a(i) | a(i) . D+: lane l contributes rows l and l + 32 of D+.
     std::uint64_t t = (((a >> lane) & 1) ? dplus[lane] : 0) |
@@ -154,12 +170,7 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
     const std::uint64_t ap = a | t;  // the same in every lane
     const bool next_pivot = i >= next_first && i - next_first < kPivots;
     if (ap == 0 && !next_pivot) {  // the row stays as it is; only its snapshot element
-      if (col_lane) {
-        std::uint64_t v = 0;
-#pragma unroll
-        for (unsigned s = 0; s < T; ++s) v = s == (next_col - j0) / kWarp ? r[s] : v;
-        column_out[i] = v;
-      }
+      if (col_lane) column_out[i] = m[i * w + next_col];
       continue;
     }
 
@@ -218,25 +229,50 @@ struct Scratch {
   std::uint64_t* column[2];
 };
 
+// Programmatic dependent launch (Hopper on): each step is launched while the previous one runs,
+// and waits for it inside (griddepcontrol.wait), which hides the launch latency between steps.
+// Only where the kernel was compiled for sm_90 or later, so that it has the wait.
 template <unsigned T>
-void run_steps(const Launch& launch, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
+bool can_overlap_launches(int device) {
+  int major = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+        "cudaDeviceGetAttribute");
+  cudaFuncAttributes attributes{};
+  check(cudaFuncGetAttributes(&attributes, closure_step_kernel<T>), "cudaFuncGetAttributes");
+  return major >= 9 && attributes.ptxVersion >= 90;
+}
+
+template <unsigned T>
+void run_steps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
                std::uint64_t chunks, unsigned multiprocessors, const Scratch& s) {
   const std::uint64_t shared = step_shared_bytes(T);
   check(cudaFuncSetAttribute(closure_step_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(shared)),
         "cudaFuncSetAttribute (closure)");
-  // About kBlocksPerSm blocks per multiprocessor in all, at least a warp's row per warp.
+  // About kBlocksPerSm blocks per multiprocessor in all (one wave), at least a row per warp.
   std::uint64_t row_blocks = std::uint64_t{kBlocksPerSm} * multiprocessors / chunks;
   row_blocks = std::min<std::uint64_t>(row_blocks, (n + kStepWarps - 1) / kStepWarps);
   row_blocks = std::max<std::uint64_t>(row_blocks, 1);
-  const dim3 grid(static_cast<unsigned>(row_blocks), static_cast<unsigned>(chunks));
+
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(row_blocks), static_cast<unsigned>(chunks));
+  config.blockDim = dim3(kStepThreads);
+  config.dynamicSmemBytes = shared;
+  config.stream = launch.stream;
+  config.attrs = &overlap;
+  config.numAttrs = can_overlap_launches<T>(device) ? 1 : 0;
   for (std::uint64_t b = 0; b < w; ++b) {
     const unsigned in = b % 2;
     const unsigned out = 1 - in;
-    closure_step_kernel<T><<<grid, kStepThreads, shared, launch.stream>>>(
-        m, n, w, b, s.panel[in], s.column[in], s.panel[out], s.column[out]);
+    check(cudaLaunchKernelEx(&config, closure_step_kernel<T>, m, n, w, b,
+                             static_cast<const std::uint64_t*>(s.panel[in]),
+                             static_cast<const std::uint64_t*>(s.column[in]), s.panel[out],
+                             s.column[out]),
+          "closure step kernel");
   }
-  check_launch("closure step kernel");
 }
 
 }  // namespace
@@ -274,10 +310,18 @@ void launch_transitive_closure(const Launch& launch, std::uint64_t* table, std::
   const unsigned t = pick_per_lane(w, static_cast<std::uint64_t>(max_shared), chunks);
   const auto sms = static_cast<unsigned>(std::max(multiprocessors, 1));
   switch (t) {
-    case 1: run_steps<1>(launch, table, n, w, chunks, sms, s); break;
-    case 2: run_steps<2>(launch, table, n, w, chunks, sms, s); break;
-    case 3: run_steps<3>(launch, table, n, w, chunks, sms, s); break;
-    default: run_steps<4>(launch, table, n, w, chunks, sms, s); break;
+    case 1:
+      run_steps<1>(launch, device, table, n, w, chunks, sms, s);
+      break;
+    case 2:
+      run_steps<2>(launch, device, table, n, w, chunks, sms, s);
+      break;
+    case 3:
+      run_steps<3>(launch, device, table, n, w, chunks, sms, s);
+      break;
+    default:
+      run_steps<4>(launch, device, table, n, w, chunks, sms, s);
+      break;
   }
 }
 

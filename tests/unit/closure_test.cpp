@@ -85,7 +85,8 @@ naive::Table random_digraph(std::mt19937_64& rng, std::size_t n, double density)
 // 240 random digraphs, n from 1 to 200 (every word-boundary class among them), densities from 0
 // (no arcs) through the sparse range where the closure is patchy to 0.3 (nearly complete).
 TEST_F(CpuClosureTest, TransitiveClosureMatchesGraphSearch) {
-  constexpr std::size_t kSizes[] = {1, 2, 3, 31, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 200};
+  constexpr std::size_t kSizes[] = {1,   2,   3,   31,  63,  64,  65, 100,
+                                    127, 128, 129, 191, 192, 193, 200};
   constexpr double kArcDensities[] = {0.0, 0.003, 0.01, 0.02, 0.05, 0.1, 0.3};
   for (int c = 0; c < 240; ++c) {
     const std::size_t n = c < 105 ? kSizes[c % std::size(kSizes)] : 1 + below(199);
