@@ -20,6 +20,7 @@
 #include "bench/BenchUtil.h"
 #include "runtime-cpu/CpuBackend.h"
 #ifdef STAR_HAVE_CUDA
+#include "bench/PaperWarshallAdapt.h"
 #include "runtime-cuda/CudaBackend.h"
 #endif
 
@@ -130,12 +131,13 @@ int main(int argc, char** argv) {
     std::uint64_t n, arcs, closureOnes;
     Timing cpu, gpu;
     const char* verified;
+    double peerKernelPerK = -1;  // the paper's Listing 4 on this GPU, same run
   };
   std::vector<Row> rows;
   bool allEqual = true;
   for (std::uint64_t n : sizes) {
     const TableData graph = bench::randomDigraph(n, 2.0, n);
-    Row row{n, 0, 0, {}, {}, "-"};
+    Row row{n, 0, 0, {}, {}, "-", -1};
     for (std::uint64_t w : graph.words) row.arcs += static_cast<std::uint64_t>(std::popcount(w));
     const bool onCpu = std::find(cpuSizes.begin(), cpuSizes.end(), n) != cpuSizes.end();
     const bool onGpu = std::find(gpuSizes.begin(), gpuSizes.end(), n) != gpuSizes.end();
@@ -143,6 +145,17 @@ int main(int argc, char** argv) {
     if (onGpu) row.gpu = timeClosure(*gpu, graph);
     const std::vector<std::uint64_t>& any = onGpu ? row.gpu.result : row.cpu.result;
     for (std::uint64_t w : any) row.closureOnes += static_cast<std::uint64_t>(std::popcount(w));
+#ifdef STAR_HAVE_CUDA
+    if (onGpu) {  // the peer: the paper's kernel-per-k scheme, which must agree with Star's
+      std::vector<std::uint64_t> peer = graph.words;
+      row.peerKernelPerK = bench::paperWarshallAdapt(n, peer);
+      if (peer != row.gpu.result) {
+        std::fprintf(stderr, "n = %llu: the paper's kernel-per-k closure differs from Star's\n",
+                     static_cast<unsigned long long>(n));
+        allEqual = false;
+      }
+    }
+#endif
     if (onCpu && onGpu) {
       const bool equal = row.cpu.result == row.gpu.result;
       row.verified = equal ? "equal" : "DIFFERENT";
@@ -159,17 +172,19 @@ int main(int argc, char** argv) {
       kRuns);
   std::printf("CPU: %s. GPU: %s.\n\n", cpu->device().c_str(), gpu ? gpu->device().c_str() : "none");
   std::printf(
-      "| n | arcs | closure density | Star CPU | Star CUDA | GPU = CPU | paper Table 2, "
-      "WARSHALL-adapt (K40) | kernel per k (H200) | tensor-core squaring (H200) |\n");
-  std::printf("|---:|---:|---:|---:|---:|:---:|---:|---:|---:|\n");
+      "| n | arcs | closure density | Star CPU | Star CUDA | GPU = CPU | paper's kernel per k, "
+      "this GPU, same run | paper Table 2, WARSHALL-adapt (K40) | kernel per k (ANCHORS.md "
+      "H200) | tensor-core squaring (ANCHORS.md H200) |\n");
+  std::printf("|---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|\n");
   for (const Row& r : rows) {
     const auto ref = kReferences.find(r.n);
     const Reference none{-1, -1, -1};
     const Reference& x = ref == kReferences.end() ? none : ref->second;
-    std::printf("| %llu | %llu | %.3f | %s | %s | %s | %s | %s | %s |\n",
+    std::printf("| %llu | %llu | %.3f | %s | %s | %s | %s | %s | %s | %s |\n",
                 static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.arcs),
                 static_cast<double>(r.closureOnes) / static_cast<double>(r.n * r.n),
                 seconds(r.cpu.seconds).c_str(), seconds(r.gpu.seconds).c_str(), r.verified,
+                seconds(r.peerKernelPerK).c_str(),
                 seconds(x.paper_k40).c_str(), seconds(x.kernel_per_k).c_str(),
                 seconds(x.tensor_squaring).c_str());
   }

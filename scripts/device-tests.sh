@@ -51,6 +51,7 @@ if want bench; then
   "$D/bin/warshall_bench" --backend=cuda 1000 2000 > "$OUT/bench-warshall-cuda.md" 2>&1
   "$D/bin/warshall_bench" --backend=cpu 1000 2000 > "$OUT/bench-warshall-cpu.md" 2>&1
   [ -x "$D/bin/closure_bench" ] && "$D/bin/closure_bench" > "$OUT/bench-closure.md" 2>&1
+  python3 bench/peers/closure_torch.py >> "$OUT/bench-closure.md" 2>&1
   note "benchmarks written"
 fi
 exit $status
