@@ -13,26 +13,25 @@ SourceLoc AstBuilder::loc(antlr4::Token* t) const {
           static_cast<std::uint32_t>(t->getCharPositionInLine() + 1)};
 }
 
-std::unique_ptr<Program> AstBuilder::program(P::ProgramContext* ctx) {
+// The part a program and a unit share: `NAME; uses ...; declarations`.
+template <typename Context>
+std::unique_ptr<Program> AstBuilder::header(Context* ctx) {
   auto p = std::make_unique<Program>();
   p->name = ident(ctx->ident());
   p->loc = loc(ctx->ident());
   if (auto* u = ctx->usesClause())
     for (auto* id : u->ident()) p->uses.emplace_back(ident(id), loc(id));
   for (auto* d : ctx->declaration()) declaration(d, *p);
+  return p;
+}
+
+std::unique_ptr<Program> AstBuilder::program(P::ProgramContext* ctx) {
+  auto p = header(ctx);
   p->body = block(ctx->compoundStmt());
   return p;
 }
 
-std::unique_ptr<Program> AstBuilder::unit(P::UnitFileContext* ctx) {
-  auto p = std::make_unique<Program>();
-  p->name = ident(ctx->ident());
-  p->loc = loc(ctx->ident());
-  if (auto* u = ctx->usesClause())
-    for (auto* id : u->ident()) p->uses.emplace_back(ident(id), loc(id));
-  for (auto* d : ctx->declaration()) declaration(d, *p);
-  return p;
-}
+std::unique_ptr<Program> AstBuilder::unit(P::UnitFileContext* ctx) { return header(ctx); }
 
 std::unique_ptr<Program> AstBuilder::replInput(P::ReplInputContext* ctx) {
   auto p = std::make_unique<Program>();

@@ -23,6 +23,8 @@ class AstBuilder {
   SourceLoc loc(antlr4::ParserRuleContext* ctx) const { return loc(ctx->getStart()); }
   std::string ident(StarParser::IdentContext* ctx) const { return ctx->getText(); }
 
+  template <typename Context>
+  std::unique_ptr<Program> header(Context* ctx);
   void declaration(StarParser::DeclarationContext* ctx, Program& p);
   void constSection(StarParser::ConstSectionContext* ctx, DeclList& decls);
   void varSection(StarParser::VarSectionContext* ctx, DeclList& decls);
