@@ -9,7 +9,7 @@ import lit.formats
 config.name = "star-lang"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".star", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt", "run_on_gpu.py", "compare_backends.py"]
 config.test_source_root = os.path.dirname(__file__)
 
 star = lit_config.params.get("star")
