@@ -48,6 +48,7 @@ int commandRepl(const CommandLine& cl) {
   options.colour = interactive && wantColour();
   options.interactive = interactive;
   options.stats = cl.stats;
+  options.natives = !cl.noNative;
   repl::ReplSession session(options, std::cout, std::cerr);
   std::string error;
   if (!session.start(&error)) {

@@ -304,6 +304,7 @@ bool ReplSession::start(std::string* error) {
 void ReplSession::newInterpreter() {
   vm_ = std::make_unique<Interpreter>(*backend_, vmOut_);
   vm_->enableStats(stats_);
+  vm_->enableNatives(options_.natives);
 }
 
 void ReplSession::setStats(bool on) {
@@ -576,6 +577,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
   programs_.push_back(std::move(program));
 
   ExecutionStats before = vm_->stats();
+  std::uint64_t nativesBefore = vm_->nativeCalls();
   bool failed = false;
   {
     InterruptGuard guard;
@@ -609,6 +611,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
     }
     vmOut_.flush();
     diff.print(err_, backend_->name(), backend_->device());
+    err_ << "native procedure calls: " << vm_->nativeCalls() - nativesBefore << "\n";
     err_.flush();
   }
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "frontend/sema/Builtins.h"
+#include "vm/interp/Natives.h"
 
 namespace star {
 
@@ -220,6 +221,16 @@ void Checker::declareRoutine(Routine& r) {
     globals_.erase(key);
   }
   routines_[key] = &r;
+  if (!r.nativeName.empty()) {
+    bool known = false;
+    std::string list;
+    for (const char* n : kNativeNames) {
+      known = known || r.nativeName == n;
+      list += std::string(list.empty() ? "" : ", ") + n;
+    }
+    if (!known)
+      diags_.error(r.loc, "unknown native procedure '" + r.nativeName + "' (known: " + list + ")");
+  }
   Scope params;
   for (auto& p : r.params) {
     Shape ignored;

@@ -13,6 +13,9 @@
 
 namespace star {
 
+// The names a `native '...'` clause may use (the checker rejects others).
+inline constexpr const char* kNativeNames[] = {"transitive_closure"};
+
 // Returns true when `name` ran natively on `args` (the raw argument slots: handles for
 // tables/slices/words); false when the body must run instead (unknown name, or the backend
 // declined, e.g. a non-square table).
