@@ -406,6 +406,33 @@ class CpuBackend final : public Backend {
     return true;
   }
 
+  // MINROW / MAXROW as the model does it, one whole column at a time: for each column of the
+  // field, most significant first, keep the candidates with a 0 (max: a 1) there if any has one.
+  bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+                    Handle z) override {
+    const Slot& st = tab(t);
+    const std::uint64_t wpc = words_for_bits(st.length);
+    const std::vector<Word>& xs = vec(x).words;
+    if (extreme_cand_.size() < wpc) resize_words(extreme_cand_, wpc);  // grows only
+    if (extreme_next_.size() < wpc) resize_words(extreme_next_, wpc);
+    Word* cand = extreme_cand_.data();
+    Word* next = extreme_next_.data();
+    std::copy_n(xs.data(), wpc, cand);  // x may alias z
+    for (std::uint64_t j = first; j < first + len; ++j) {
+      const Word* col = st.words.data() + j * wpc;
+      Word any = 0;
+      for (std::uint64_t e = 0; e < wpc; ++e) {
+        next[e] = cand[e] & (max ? col[e] : ~col[e]);  // cand's unused high bits are 0
+        any |= next[e];
+      }
+      if (any) std::swap(cand, next);
+    }
+    Slot& sz = vec(z);
+    shape_bits(sz, st.length);
+    std::copy_n(cand, wpc, sz.words.data());
+    return true;
+  }
+
  private:
   // dst[0, n) |= src[0, n); distinct columns never overlap.
   static void or_into(Word* __restrict dst, const Word* __restrict src, std::uint64_t n) {
@@ -467,6 +494,7 @@ class CpuBackend final : public Backend {
   std::vector<Handle> free_;
   std::string device_;
   std::vector<Word> closure_row_;  // transitive_closure's gathered pivot row (capacity kept)
+  std::vector<Word> extreme_cand_, extreme_next_;  // extreme_rows' candidate slices
 };
 
 }  // namespace

@@ -109,6 +109,15 @@ class Backend {
   // Transitive closure of a square table in place, as WARSHALL computes it: afterwards P(i, j) = 1
   // iff there is a path of one or more arcs from i to j (so P(i, i) = 1 iff i lies on a cycle).
   virtual bool transitive_closure(Handle t) { return false; }
+  //
+  // The bit-serial extreme search of MINROW/MAXROW (and their field forms): z := the rows of x
+  // whose field of `len` columns starting at column `first` (0-based) of t holds the least
+  // (greatest when `max`) unsigned number among the rows of x, ties all marked; z takes length
+  // rows(t). Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t).
+  virtual bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+                            Handle z) {
+    return false;
+  }
 };
 
 inline constexpr std::uint64_t words_for_bits(std::uint64_t bits) { return (bits + 63) / 64; }

@@ -449,7 +449,8 @@ void Interpreter::execute(const Module& m) {
           if (nativesOn_ && !callee.native.empty() && callee.resultReg < 0) {
             scratch_.resize(callee.params.size());
             for (std::size_t i = 0; i < callee.params.size(); ++i) scratch_[i] = stack_[argBase + i].u;
-            if (runNative(callee.native, backend_, scratch_.data(), scratch_.size())) {
+            if (runNative(callee.native, backend_, scratch_.data(), scratch_.size(),
+                          [this](Handle h) { return fixed_[h] != 0; })) {
               ++nativeCalls_;
               break;
             }

@@ -2,9 +2,12 @@
 // `native 'name';` is run by the backend's fused implementation when the backend has one and
 // natives are enabled; otherwise its Star body runs (the reference). Names and argument shapes:
 //   transitive_closure(var P: table)  -> Backend::transitive_closure
+//   extreme_rows(var T: table; X: slice; first, len: integer; wantMax: boolean; var Z: slice)
+//                                     -> Backend::extreme_rows (MINROW, MAXROW and field forms)
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,12 +17,14 @@
 namespace star {
 
 // The names a `native '...'` clause may use (the checker rejects others).
-inline constexpr const char* kNativeNames[] = {"transitive_closure"};
+inline constexpr const char* kNativeNames[] = {"transitive_closure", "extreme_rows"};
 
 // Returns true when `name` ran natively on `args` (the raw argument slots: handles for
 // tables/slices/words); false when the body must run instead (unknown name, or the backend
 // declined, e.g. a non-square table).
+// `fixed(h)` tells whether a handle's size is fixed by a declaration: a native declines when its
+// body would report an error, so that the body runs and reports it.
 bool runNative(const std::string& name, Backend& backend, const std::uint64_t* args,
-               std::size_t count);
+               std::size_t count, const std::function<bool(Handle)>& fixed);
 
 }  // namespace star

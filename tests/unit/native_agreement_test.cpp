@@ -1,0 +1,106 @@
+// Every native-backed standard-library procedure (a `native '...'` clause) gives exactly what its
+// Star body gives: each random case runs once with natives enabled and once with them disabled
+// (as `star run --no-native`), and the outputs must be identical. The native run must really have
+// used the native implementation.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "tests/unit/support/StarTestUtil.h"
+#include "vm/io/TableText.h"
+
+namespace {
+
+// Args: a table file, first, len. MINROW, MAXROW and the field forms over a control slice of
+// every third row cleared; then CLOSURE of the table's square part when it is square.
+const char* kDriver = R"(program NativeAgreement;
+uses assoc, graphs;
+var T: table; X, Z: slice; i, first, len: integer;
+begin
+  LOAD(T, ParamStr(1));
+  first := StrToInt(ParamStr(2)); len := StrToInt(ParamStr(3));
+  X := COL(1, T); SET(X);
+  for i := 1 to ROWS(T) do if i mod 3 = 0 then X(i) := 0;
+  MINROW(T, X, Z); writeln(Z);
+  MAXROW(T, X, Z); writeln(Z);
+  MINROWF(T, X, first, len, Z); writeln(Z);
+  MAXROWF(T, X, first, len, Z); writeln(Z);
+  if ROWS(T) = COLS(T) then begin CLOSURE(T); writeln(T) end
+end.
+)";
+
+// The driver, compiled against the source tree's stdlib/.
+startest::Compiled compileDriver(const startest::TempDir& dir) {
+  startest::Compiled c;
+  std::ostringstream diags;
+  star::CompileOptions options;
+  options.warnUnused = false;
+  options.modulePath.push_back(std::string(STAR_SOURCE_DIR) + "/stdlib");
+  star::Compilation comp(diags, options);
+  c.ok = comp.compileFile(dir.write("agree.star", kDriver));
+  c.diagnostics = diags.str();
+  if (c.ok) c.module = comp.takeModule();
+  return c;
+}
+
+struct Outcome {
+  std::string output;
+  std::uint64_t nativeCalls = 0;
+};
+
+Outcome runOnce(const star::Module& m, const std::vector<std::string>& args, bool natives) {
+  startest::Vm vm;
+  vm.interp.enableNatives(natives);
+  startest::RunResult r = vm.run(m, args);
+  EXPECT_FALSE(r.error) << *r.error;
+  return {r.output, vm.interp.nativeCalls()};
+}
+
+TEST(NativeAgreement, NativeAndStarBodiesGiveIdenticalResults) {
+  startest::TempDir dir;
+  startest::Compiled c = compileDriver(dir);
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  std::mt19937_64 rng(2026);
+  int squareCases = 0;
+  for (int trial = 0; trial < 220; ++trial) {
+    const std::uint64_t rows = 1 + rng() % 130;
+    const std::uint64_t cols = trial % 4 == 0 ? rows : 1 + rng() % 70;
+    const double density = (trial % 7) / 6.0;  // 0 .. 1, with all-0 and all-1 columns
+    star::TableData t;
+    t.reshape(rows, cols);
+    std::bernoulli_distribution bit(trial % 4 == 0 ? density * 0.05 : density);
+    for (std::uint64_t i = 0; i < rows; ++i)
+      for (std::uint64_t j = 0; j < cols; ++j)
+        if (bit(rng)) t.set(i, j);
+    const std::string file = dir.write("t" + std::to_string(trial) + ".txt", star::formatTableText(t));
+    const std::uint64_t first = 1 + rng() % cols;
+    const std::uint64_t len = rng() % (cols - first + 2);  // 0 .. the columns left
+    const std::vector<std::string> args{file, std::to_string(first), std::to_string(len)};
+    Outcome native = runOnce(c.module, args, true);
+    Outcome body = runOnce(c.module, args, false);
+    EXPECT_EQ(native.output, body.output) << "trial " << trial << ": " << rows << " x " << cols;
+    const bool square = rows == cols;
+    squareCases += square;
+    EXPECT_EQ(native.nativeCalls, square ? 5u : 4u) << "trial " << trial;
+    EXPECT_EQ(body.nativeCalls, 0u);
+  }
+  EXPECT_GE(squareCases, 50);
+}
+
+// A case the body reports as an error (a field beyond the table) runs the body, which reports it.
+TEST(NativeAgreement, ErrorsComeFromTheBody) {
+  startest::TempDir dir;
+  startest::Compiled c = compileDriver(dir);
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  const std::string file = dir.write("t.txt", "0101\n0011\n1111\n");
+  for (bool natives : {true, false}) {
+    startest::Vm vm;
+    vm.interp.enableNatives(natives);
+    startest::RunResult r = vm.run(c.module, {file, "3", "5"});
+    ASSERT_TRUE(r.error);
+    EXPECT_EQ(*r.error, "column 5 is out of range 1..4");
+  }
+}
+
+}  // namespace
