@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<Backend> cpu = make_cpu_backend();
   std::unique_ptr<Backend> gpu;
+  (void)cpuOnly;  // used only with CUDA
 #ifdef STAR_HAVE_CUDA
   std::string why;
   if (!cpuOnly && cuda_device_available(&why))
