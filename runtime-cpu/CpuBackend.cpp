@@ -433,6 +433,29 @@ class CpuBackend final : public Backend {
     return true;
   }
 
+  // ADDWF / SUBWF as the model does it: a ripple carry (borrow) slice through the field's
+  // columns from the least significant, each step one pass over a whole column.
+  bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
+    Slot& st = tab(t);
+    const std::uint64_t wpc = words_for_bits(st.length);
+    const Slot& sv = vec(v);
+    const std::vector<Word>& mask = vec(x).words;
+    if (extreme_cand_.size() < wpc) resize_words(extreme_cand_, wpc);  // the carry slice
+    Word* carry = extreme_cand_.data();
+    std::fill_n(carry, wpc, Word{0});
+    for (std::uint64_t j = sv.length; j-- > 0;) {
+      const bool bit = (sv.words[j / 64] >> (j % 64)) & 1;
+      Word* col = st.words.data() + (first + j) * wpc;
+      for (std::uint64_t e = 0; e < wpc; ++e) {
+        const Word a = col[e], c = carry[e];
+        col[e] = a ^ (mask[e] & (bit ? ~c : c));
+        if (!subtract) carry[e] = bit ? (a | c) : (a & c);
+        else carry[e] = bit ? (c | ~a) : (c & ~a);
+      }
+    }
+    return true;
+  }
+
  private:
   // dst[0, n) |= src[0, n); distinct columns never overlap.
   static void or_into(Word* __restrict dst, const Word* __restrict src, std::uint64_t n) {

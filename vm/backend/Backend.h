@@ -118,6 +118,14 @@ class Backend {
                             Handle z) {
     return false;
   }
+  //
+  // The bit-serial field arithmetic of ADDWF/SUBWF (and ADDW/SUBW): in every row of x, the field
+  // of len(v) columns starting at column `first` (0-based) of t := field + v (field - v when
+  // `subtract`) modulo 2^len(v), v's bit 0 the most significant; other rows and columns keep
+  // their bits. Preconditions (checked by the VM): len(x) == rows(t), first + len(v) <= cols(t).
+  virtual bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) {
+    return false;
+  }
 };
 
 inline constexpr std::uint64_t words_for_bits(std::uint64_t bits) { return (bits + 63) / 64; }

@@ -18,6 +18,16 @@ bool runNative(const std::string& name, Backend& backend, const std::uint64_t* a
     return backend.extreme_rows(t, x, static_cast<std::uint64_t>(len > 0 ? first - 1 : 0),
                                 static_cast<std::uint64_t>(len), args[4] != 0, z);
   }
+  if ((name == "add_field" || name == "sub_field") && count == 4) {
+    auto t = static_cast<Handle>(args[0]), x = static_cast<Handle>(args[1]);
+    auto v = static_cast<Handle>(args[3]);
+    auto first = static_cast<std::int64_t>(args[2]);
+    std::uint64_t len = backend.length(v);
+    if (backend.length(x) != backend.rows(t) || len == 0 || first < 1 ||
+        static_cast<std::uint64_t>(first - 1) + len > backend.cols(t))
+      return false;  // the body reports the error (or, for an empty v, does nothing)
+    return backend.add_field(t, x, static_cast<std::uint64_t>(first - 1), v, name == "sub_field");
+  }
   return false;
 }
 

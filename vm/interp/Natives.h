@@ -4,6 +4,8 @@
 //   transitive_closure(var P: table)  -> Backend::transitive_closure
 //   extreme_rows(var T: table; X: slice; first, len: integer; wantMax: boolean; var Z: slice)
 //                                     -> Backend::extreme_rows (MINROW, MAXROW and field forms)
+//   add_field / sub_field(var T: table; X: slice; first: integer; v: word)
+//                                     -> Backend::add_field (ADDWF, SUBWF, hence ADDW, SUBW)
 #pragma once
 
 #include <cstdint>
@@ -17,7 +19,8 @@
 namespace star {
 
 // The names a `native '...'` clause may use (the checker rejects others).
-inline constexpr const char* kNativeNames[] = {"transitive_closure", "extreme_rows"};
+inline constexpr const char* kNativeNames[] = {"transitive_closure", "extreme_rows", "add_field",
+                                               "sub_field"};
 
 // Returns true when `name` ran natively on `args` (the raw argument slots: handles for
 // tables/slices/words); false when the body must run instead (unknown name, or the backend
