@@ -413,10 +413,10 @@ class CpuBackend final : public Backend {
     const Slot& st = tab(t);
     const std::uint64_t wpc = words_for_bits(st.length);
     const std::vector<Word>& xs = vec(x).words;
-    if (extreme_cand_.size() < wpc) resize_words(extreme_cand_, wpc);  // grows only
-    if (extreme_next_.size() < wpc) resize_words(extreme_next_, wpc);
-    Word* cand = extreme_cand_.data();
-    Word* next = extreme_next_.data();
+    if (column_a_.size() < wpc) resize_words(column_a_, wpc);  // grows only
+    if (column_b_.size() < wpc) resize_words(column_b_, wpc);
+    Word* cand = column_a_.data();
+    Word* next = column_b_.data();
     std::copy_n(xs.data(), wpc, cand);  // x may alias z
     for (std::uint64_t j = first; j < first + len; ++j) {
       const Word* col = st.words.data() + j * wpc;
@@ -440,8 +440,8 @@ class CpuBackend final : public Backend {
     const std::uint64_t wpc = words_for_bits(st.length);
     const Slot& sv = vec(v);
     const std::vector<Word>& mask = vec(x).words;
-    if (extreme_cand_.size() < wpc) resize_words(extreme_cand_, wpc);  // the carry slice
-    Word* carry = extreme_cand_.data();
+    if (column_a_.size() < wpc) resize_words(column_a_, wpc);  // the carry slice
+    Word* carry = column_a_.data();
     std::fill_n(carry, wpc, Word{0});
     for (std::uint64_t j = sv.length; j-- > 0;) {
       const bool bit = (sv.words[j / 64] >> (j % 64)) & 1;
@@ -517,7 +517,8 @@ class CpuBackend final : public Backend {
   std::vector<Handle> free_;
   std::string device_;
   std::vector<Word> closure_row_;  // transitive_closure's gathered pivot row (capacity kept)
-  std::vector<Word> extreme_cand_, extreme_next_;  // extreme_rows' candidate slices
+  // Whole-column scratch of the native procedures (candidates, carries); capacity kept.
+  std::vector<Word> column_a_, column_b_;
 };
 
 }  // namespace

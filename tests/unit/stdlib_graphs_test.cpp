@@ -149,12 +149,14 @@ end.
 )";
 
 // Args: graph file, root (PRIM only). Prints the total, then "tail head weight" per tree edge.
-const char* kPrimDriver = R"(program PrimDriver;
+// A spanning-tree driver: `call` computes `total` and the tree slice T from the edge list E.
+std::string treeDriver(const std::string& name, const std::string& call) {
+  return "program " + name + R"(;
 uses graphs;
 var E: table; T: slice; vb, wb, ei, total: integer;
 begin
   LOADEDGES(E, ParamStr(1), vb, wb);
-  total := PRIM(E, vb, wb, StrToInt(ParamStr(2)), T);
+  )" + call + R"(;
   writeln(total);
   ei := STEP(T);
   while ei > 0 do
@@ -164,22 +166,10 @@ begin
   end
 end.
 )";
-
-const char* kKruskalDriver = R"(program KruskalDriver;
-uses graphs;
-var E: table; T: slice; vb, wb, ei, total: integer;
-begin
-  LOADEDGES(E, ParamStr(1), vb, wb);
-  total := KRUSKAL(E, vb, wb, T);
-  writeln(total);
-  ei := STEP(T);
-  while ei > 0 do
-  begin
-    writeln(GR_FIELD(E, ei, 1, vb), ' ', GR_FIELD(E, ei, vb + 1, vb), ' ', GR_FIELD(E, ei, 2 * vb + 1, wb));
-    ei := STEP(T)
-  end
-end.
-)";
+}
+const std::string kPrimDriver =
+    treeDriver("PrimDriver", "total := PRIM(E, vb, wb, StrToInt(ParamStr(2)), T)");
+const std::string kKruskalDriver = treeDriver("KruskalDriver", "total := KRUSKAL(E, vb, wb, T)");
 
 // Args: adjacency table file. Prints WARSHALL's closure, an empty line, WARSHALL_C's.
 const char* kWarshallDriver = R"(program WarshallDriver;
@@ -424,7 +414,7 @@ std::string checkTree(const Graph& g, const Tree& t, int root) {
 
 class StdlibGraphs : public ::testing::Test {
  protected:
-  startest::Compiled compile(const char* source, const std::string& name) {
+  startest::Compiled compile(const std::string& source, const std::string& name) {
     startest::Compiled c = compileWithStdlib(dir, source, name);
     EXPECT_TRUE(c.ok) << c.diagnostics;
     return c;
