@@ -37,6 +37,11 @@ inline constexpr Handle kNoHandle = 0;
 
 enum class BitOp : std::uint8_t { And, Or, Xor };
 
+// How a sort key field's bits are read as a number (docs/LANGUAGE.md, "Numeric data in tables").
+enum class KeyKind : std::uint8_t { Unsigned = 0, Signed = 1, Float = 2 };
+
+struct NBodySystem;  // vm/backend/NBodySystem.h
+
 struct BackendError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -126,6 +131,37 @@ class Backend {
   virtual bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) {
     return false;
   }
+  //
+  // SORT (unit sort): a stable sort of the rows of t marked in x by the key field of `len`
+  // columns starting at column `first` (0-based). All columns move together; the marked rows are
+  // permuted among the marked positions (the k-th marked position receives the k-th row in key
+  // order), unmarked rows keep their place. Equal keys keep their relative order (also when
+  // `descending`). The key is read as `kind` says (docs/LANGUAGE.md, "Numeric data in tables"):
+  // Unsigned and Signed (two's complement) for 1 <= len <= 64; Float for len 32 or 64 (IEEE-754
+  // bit patterns ordered as their totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+  // Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t), len valid.
+  virtual bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+                         bool descending) {
+    return false;
+  }
+  //
+  // SEGSORT (unit sort): sort_rows within each group of consecutive rows, independently; a group
+  // starts at row 0 and at every row i with heads(i) = 1. Preconditions as sort_rows, and
+  // len(heads) == rows(t).
+  virtual bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first,
+                            std::uint64_t len, KeyKind kind, bool descending) {
+    return false;
+  }
+  //
+  // The N-body module (unit nbody; vm/backend/NBodySystem.h describes the system). Forces:
+  // fx/fy/fz (resized to s.n) := the force on each particle, in double precision on the CPU
+  // reference, in single precision (then widened) on a GPU. Verlet: `steps` velocity-Verlet steps
+  // of length dt in double precision on s, forces as nbody_forces computes them.
+  virtual bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+                            std::vector<double>& fz) {
+    return false;
+  }
+  virtual bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) { return false; }
 };
 
 inline constexpr std::uint64_t words_for_bits(std::uint64_t bits) { return (bits + 63) / 64; }
