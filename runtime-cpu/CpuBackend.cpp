@@ -2,6 +2,9 @@
 // Handle; primitives work a 64-bit word at a time and run synchronously.
 #include "runtime-cpu/CpuBackend.h"
 
+#include "runtime-cpu/NBodyReference.h"
+#include "runtime-cpu/RowSort.h"
+
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -453,6 +456,31 @@ class CpuBackend final : public Backend {
         else carry[e] = bit ? (c | ~a) : (c & ~a);
       }
     }
+    return true;
+  }
+
+  bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+                 bool descending) override {
+    Slot& st = tab(t);
+    return cpu::sort_table_rows(st.words.data(), st.length, st.cols, vec(x).words.data(), nullptr,
+                                first, len, kind, descending);
+  }
+
+  bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
+                    KeyKind kind, bool descending) override {
+    Slot& st = tab(t);
+    return cpu::sort_table_rows(st.words.data(), st.length, st.cols, vec(x).words.data(),
+                                vec(heads).words.data(), first, len, kind, descending);
+  }
+
+  bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+                    std::vector<double>& fz) override {
+    cpu::nbody_forces(s, fx, fy, fz);
+    return true;
+  }
+
+  bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) override {
+    cpu::nbody_verlet(s, dt, steps);
     return true;
   }
 

@@ -29,6 +29,8 @@
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/Closure.h"
 #include "runtime-cuda/kernels/Elementwise.h"
+#include "runtime-cuda/kernels/NBody.h"
+#include "runtime-cuda/kernels/RowSort.h"
 #include "runtime-cuda/kernels/Rows.h"
 #include "runtime-cuda/kernels/Search.h"
 #include "runtime-cuda/kernels/Shift.h"
@@ -258,6 +260,29 @@ class CudaBackend final : public Backend {
     }
     cuda::launch_transitive_closure(launch(), s.data, s.rows, closure_scratch_);
     return true;
+  }
+
+  bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+                 bool descending) override {
+    Slot& s = slots_.at(t);
+    return cuda::sort_table_rows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data, nullptr, first,
+                                 len, kind, descending);
+  }
+
+  bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
+                    KeyKind kind, bool descending) override {
+    Slot& s = slots_.at(t);
+    return cuda::sort_table_rows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data,
+                                 slots_.at(heads).data, first, len, kind, descending);
+  }
+
+  bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+                    std::vector<double>& fz) override {
+    return cuda::nbody_forces(ctx_, s, fx, fy, fz);
+  }
+
+  bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) override {
+    return cuda::nbody_verlet(ctx_, s, dt, steps);
   }
 
  private:

@@ -1,5 +1,8 @@
 #include "vm/interp/Natives.h"
 
+#include "vm/interp/NBodyNatives.h"
+#include "vm/interp/SortNatives.h"
+
 namespace star {
 
 bool runNative(const std::string& name, Backend& backend, const std::uint64_t* args,
@@ -28,6 +31,9 @@ bool runNative(const std::string& name, Backend& backend, const std::uint64_t* a
       return false;  // the body reports the error (or, for an empty v, does nothing)
     return backend.add_field(t, x, static_cast<std::uint64_t>(first - 1), v, name == "sub_field");
   }
+  if (name == "sort_rows" || name == "segsort_rows")
+    return runSortNative(name, backend, args, count, fixed);
+  if (name.rfind("nbody_", 0) == 0) return runNBodyNative(name, backend, args, count, fixed);
   return false;
 }
 

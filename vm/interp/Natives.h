@@ -6,6 +6,8 @@
 //                                     -> Backend::extreme_rows (MINROW, MAXROW and field forms)
 //   add_field / sub_field(var T: table; X: slice; first: integer; v: word)
 //                                     -> Backend::add_field (ADDWF, SUBWF, hence ADDW, SUBW)
+//   sort_rows, segsort_rows           -> SortNatives.h (unit sort)
+//   nbody_forces, nbody_verlet, nbody_energy -> NBodyNatives.h (unit nbody)
 #pragma once
 
 #include <cstdint>
@@ -19,8 +21,9 @@
 namespace star {
 
 // The names a `native '...'` clause may use (the checker rejects others).
-inline constexpr const char* kNativeNames[] = {"transitive_closure", "extreme_rows", "add_field",
-                                               "sub_field"};
+inline constexpr const char* kNativeNames[] = {
+    "transitive_closure", "extreme_rows",  "add_field",    "sub_field",   "sort_rows",
+    "segsort_rows",       "nbody_forces",  "nbody_verlet", "nbody_energy"};
 
 // Returns true when `name` ran natively on `args` (the raw argument slots: handles for
 // tables/slices/words); false when the body must run instead (unknown name, or the backend
