@@ -659,6 +659,57 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       emit(Op::WVAL, {r, w}, loc);
       return r;
     }
+    case Builtin::Sval:
+    case Builtin::Fval: {
+      std::uint32_t w = expr(arg(0));
+      std::uint32_t r = out();
+      emit(b == Builtin::Sval ? Op::WSVAL : Op::WFVAL, {r, w}, loc);
+      return r;
+    }
+    case Builtin::Sbin:
+    case Builtin::Fbin: {
+      std::uint32_t x = b == Builtin::Fbin ? toReal(arg(0)) : expr(arg(0));
+      std::uint32_t k = expr(arg(1));
+      std::uint32_t r = out();
+      emit(b == Builtin::Sbin ? Op::WSBIN : Op::WFBIN, {r, x, k}, loc);
+      return r;
+    }
+    case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin:
+    case Builtin::Cos: case Builtin::Arctan: {
+      std::uint32_t x = toReal(arg(0));
+      std::uint32_t r = out();
+      Op op = b == Builtin::Sqrt ? Op::FSQRT : b == Builtin::Exp ? Op::FEXP : b == Builtin::Ln ? Op::FLN
+            : b == Builtin::Sin ? Op::FSIN : b == Builtin::Cos ? Op::FCOS : Op::FATAN;
+      emit(op, {r, x}, loc);
+      return r;
+    }
+    case Builtin::Abs: {
+      std::uint32_t x = expr(arg(0));
+      std::uint32_t r = out();
+      emit(e.type == Type::Real ? Op::FABS : Op::IABS, {r, x}, loc);
+      return r;
+    }
+    case Builtin::Trunc:
+    case Builtin::Round: {
+      // An integer argument is already whole: no round trip through a double (it has 53 bits).
+      if (arg(0)->type == Type::Integer) return expr(arg(0), dst);
+      std::uint32_t x = expr(arg(0));
+      std::uint32_t r = out();
+      emit(b == Builtin::Trunc ? Op::FTRUNC : Op::FROUND, {r, x}, loc);
+      return r;
+    }
+    case Builtin::Power: {
+      std::uint32_t x = toReal(arg(0)), y = toReal(arg(1));
+      std::uint32_t r = out();
+      emit(Op::FPOW, {r, x, y}, loc);
+      return r;
+    }
+    case Builtin::StrToReal: {
+      std::uint32_t s = expr(arg(0));
+      std::uint32_t r = out();
+      emit(Op::STOF, {r, s}, loc);
+      return r;
+    }
     case Builtin::Col:
     case Builtin::Row: {
       std::uint32_t i = expr(arg(0)), t = expr(arg(1));

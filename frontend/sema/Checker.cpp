@@ -882,6 +882,64 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
         diags_.error(arg(0)->loc, "VAL needs a word of at most 63 bits; this one has " +
                                       std::to_string(arg(0)->shape.length));
       return Type::Integer;
+    case Builtin::Sval:
+      if (!expectWord(arg(0), "the argument of SVAL")) return Type::Error;
+      if (arg(0)->shape.length == 0 || arg(0)->shape.length > 64)
+        diags_.error(arg(0)->loc, "SVAL needs a word of 1..64 bits; this one has " +
+                                      std::to_string(arg(0)->shape.length));
+      return Type::Integer;
+    case Builtin::Sbin: {
+      bool ok = expectType(arg(0), Type::Integer, "the first argument of SBIN");
+      ok &= expectType(arg(1), Type::Integer, "the second argument of SBIN");
+      if (!ok) return Type::Error;
+      if (auto k = foldInt(arg(1))) {
+        if (*k < 1 || *k > 64)
+          diags_.error(arg(1)->loc, "SBIN needs a length of 1..64, not " + std::to_string(*k));
+        else e.shape.length = *k;
+      }
+      return Type::Word;
+    }
+    case Builtin::Fval:
+      if (!expectWord(arg(0), "the argument of FVAL")) return Type::Error;
+      if (arg(0)->shape.length >= 0 && arg(0)->shape.length != 32 && arg(0)->shape.length != 64)
+        diags_.error(arg(0)->loc, "FVAL needs a word of 32 or 64 bits; this one has " +
+                                      std::to_string(arg(0)->shape.length));
+      return Type::Real;
+    case Builtin::Fbin: {
+      bool ok = expectType(arg(0), Type::Real, "the first argument of FBIN");
+      ok &= expectType(arg(1), Type::Integer, "the second argument of FBIN");
+      if (!ok) return Type::Error;
+      if (auto k = foldInt(arg(1))) {
+        if (*k != 32 && *k != 64)
+          diags_.error(arg(1)->loc, "FBIN needs a length of 32 or 64, not " + std::to_string(*k));
+        else e.shape.length = *k;
+      }
+      return Type::Word;
+    }
+    case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin:
+    case Builtin::Cos: case Builtin::Arctan:
+      if (!expectType(arg(0), Type::Real, "the argument of " + nm)) return Type::Error;
+      return Type::Real;
+    case Builtin::Abs: {
+      Type t = expr(arg(0));
+      if (t == Type::Error) return t;
+      if (t == Type::Integer || t == Type::Real) return t;
+      diags_.error(arg(0)->loc, "the argument of ABS must be an integer or a real, not " +
+                                    std::string(typeName(t)));
+      return Type::Error;
+    }
+    case Builtin::Trunc:
+    case Builtin::Round:
+      if (!expectType(arg(0), Type::Real, "the argument of " + nm)) return Type::Error;
+      return Type::Integer;
+    case Builtin::Power: {
+      bool ok = expectType(arg(0), Type::Real, "the first argument of POWER");
+      ok &= expectType(arg(1), Type::Real, "the second argument of POWER");
+      return ok ? Type::Real : Type::Error;
+    }
+    case Builtin::StrToReal:
+      if (!expectType(arg(0), Type::String, "the argument of StrToReal")) return Type::Error;
+      return Type::Real;
     case Builtin::Col:
     case Builtin::Row: {
       bool ok = expectType(arg(0), Type::Integer, "the index of " + nm);

@@ -1,6 +1,7 @@
 #include "vm/interp/Interpreter.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "vm/interp/Natives.h"
 #include "vm/interp/StringPool.h"
 #include "vm/io/GraphFiles.h"
+#include "vm/io/NumericText.h"
 #include "vm/io/TableText.h"
 
 namespace star {
@@ -26,6 +28,28 @@ struct Fault : std::runtime_error {
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
 const std::string kEmpty;
+
+// A word of len <= 64 bits, packed as the backend packs it (bit 1 at bit 0 of the element), as
+// the number it spells with bit 1 the most significant; and back.
+std::uint64_t wordToNumber(std::uint64_t packed, std::uint64_t len) {
+  std::uint64_t v = 0;
+  for (std::uint64_t i = 0; i < len; ++i) v = (v << 1) | ((packed >> i) & 1);
+  return v;
+}
+std::uint64_t numberToWord(std::uint64_t v, std::uint64_t len) {
+  std::uint64_t packed = 0;
+  for (std::uint64_t i = 0; i < len; ++i) packed |= ((v >> (len - 1 - i)) & 1) << i;
+  return packed;
+}
+
+// TRUNC and ROUND: a whole double as an integer, if it is one that fits in 64 bits.
+std::int64_t wholeToInteger(double whole, double x, const char* name) {
+  if (std::isnan(x)) throw Fault(std::string(name) + "(nan) has no integer value");
+  // 2^63 is exact as a double; every double below it in magnitude converts exactly.
+  if (!(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
+    throw Fault(std::string(name) + "(" + shortestText(x) + "): the result does not fit in 64 bits");
+  return static_cast<std::int64_t>(whole);
+}
 
 }  // namespace
 
@@ -659,6 +683,73 @@ void Interpreter::execute(const Module& m) {
           for (std::uint64_t i = 0; i < len; ++i)
             v = (v << 1) | static_cast<std::int64_t>((scratch_[i / 64] >> (i % 64)) & 1);
           reg(a[0]).i = v;
+          break;
+        }
+
+        // ---- numbers
+        case Op::WSVAL:
+        case Op::WFVAL: {
+          std::uint64_t len = backend_.length(H(1));
+          if (op == Op::WSVAL && (len < 1 || len > 64))
+            throw Fault("SVAL needs a word of 1..64 bits; this one has " + str(len));
+          if (op == Op::WFVAL && len != 32 && len != 64)
+            throw Fault("FVAL needs a word of 32 or 64 bits; this one has " + str(len));
+          backend_.read_bits(H(1), scratch_);
+          std::uint64_t v = wordToNumber(scratch_[0], len);
+          if (op == Op::WSVAL) reg(a[0]).i = signExtend(v, static_cast<unsigned>(len));
+          else if (len == 32) reg(a[0]).f = std::bit_cast<float>(static_cast<std::uint32_t>(v));
+          else reg(a[0]).f = std::bit_cast<double>(v);
+          break;
+        }
+        case Op::WSBIN:
+        case Op::WFBIN: {
+          std::int64_t k = I(2);
+          std::uint64_t v = 0;
+          if (op == Op::WSBIN) {
+            std::int64_t n = I(1);
+            if (k < 1 || k > 64) throw Fault("SBIN needs a length of 1..64, not " + std::to_string(k));
+            if (!fitsSigned(n, static_cast<unsigned>(k))) {
+              std::int64_t half = std::int64_t{1} << (k - 1);
+              throw Fault("SBIN(" + std::to_string(n) + ", " + std::to_string(k) + "): " +
+                          std::to_string(n) + " does not fit in " + std::to_string(k) +
+                          " bits (two's complement: " + std::to_string(-half) + ".." +
+                          std::to_string(half - 1) + ")");
+            }
+            v = lowBits(static_cast<std::uint64_t>(n), static_cast<unsigned>(k));
+          } else {
+            if (k != 32 && k != 64) throw Fault("FBIN needs a length of 32 or 64, not " + std::to_string(k));
+            // The conversion to float rounds to nearest (even), overflowing to an infinity.
+            v = k == 32 ? std::bit_cast<std::uint32_t>(static_cast<float>(F(1)))
+                        : std::bit_cast<std::uint64_t>(F(1));
+          }
+          Handle d = H(0);
+          requireBitsFit(d, static_cast<std::uint64_t>(k));
+          scratch_.assign(1, numberToWord(v, static_cast<std::uint64_t>(k)));
+          backend_.write_bits(d, static_cast<std::uint64_t>(k), scratch_.data());
+          break;
+        }
+        case Op::FSQRT: reg(a[0]).f = std::sqrt(F(1)); break;
+        case Op::FEXP: reg(a[0]).f = std::exp(F(1)); break;
+        case Op::FLN: reg(a[0]).f = std::log(F(1)); break;
+        case Op::FSIN: reg(a[0]).f = std::sin(F(1)); break;
+        case Op::FCOS: reg(a[0]).f = std::cos(F(1)); break;
+        case Op::FATAN: reg(a[0]).f = std::atan(F(1)); break;
+        case Op::FPOW: reg(a[0]).f = std::pow(F(1), F(2)); break;
+        case Op::FABS: reg(a[0]).f = std::fabs(F(1)); break;
+        case Op::IABS:
+          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault("integer overflow in ABS");
+          reg(a[0]).i = I(1) < 0 ? -I(1) : I(1);
+          break;
+        case Op::FTRUNC: reg(a[0]).i = wholeToInteger(std::trunc(F(1)), F(1), "TRUNC"); break;
+        case Op::FROUND: reg(a[0]).i = wholeToInteger(std::round(F(1)), F(1), "ROUND"); break;
+        case Op::STOF: {
+          const std::string& s = text(reg(a[1]));
+          double x = 0;
+          RealParse r = parseDouble(s, x);
+          if (r == RealParse::NotANumber) throw Fault("StrToReal: '" + s.substr(0, 40) + "' is not a number");
+          if (r == RealParse::OutOfRange)
+            throw Fault("StrToReal: '" + s.substr(0, 40) + "' is out of the range of real");
+          reg(a[0]).f = x;
           break;
         }
 
