@@ -744,6 +744,13 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       }
       return 0;
     }
+    case Builtin::LoadNum:
+    case Builtin::SaveNum: {
+      std::uint32_t t = b == Builtin::LoadNum ? varOperand(0) : expr(arg(0));
+      std::uint32_t path = expr(arg(1)), layout = expr(arg(2));
+      emit(b == Builtin::LoadNum ? Op::TLOADN : Op::TSAVEN, {t, path, layout}, loc);
+      return 0;
+    }
     case Builtin::Write:
     case Builtin::Writeln:
       for (auto& a : e.args) {

@@ -6,6 +6,7 @@
 
 #include "frontend/sema/Builtins.h"
 #include "vm/interp/Natives.h"
+#include "vm/io/NumericText.h"
 
 namespace star {
 
@@ -82,7 +83,7 @@ bool isStatementLikeBuiltin(Builtin b) {
   switch (b) {
     case Builtin::Set: case Builtin::Clr: case Builtin::Rep: case Builtin::Load:
     case Builtin::Save: case Builtin::Write: case Builtin::Writeln:
-    case Builtin::LoadGraph: case Builtin::LoadEdges:
+    case Builtin::LoadGraph: case Builtin::LoadEdges: case Builtin::LoadNum: case Builtin::SaveNum:
       return true;
     default:
       return false;
@@ -983,6 +984,28 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
         expectVariable(arg(2), "the third argument of LOADEDGES");
         expectVariable(arg(3), "the fourth argument of LOADEDGES");
       }
+      return Type::Void;
+    }
+    case Builtin::LoadNum:
+    case Builtin::SaveNum: {
+      bool ok = expectTable(arg(0), "the first argument of " + nm);
+      ok &= expectType(arg(1), Type::String, "the file name of " + nm);
+      ok &= expectType(arg(2), Type::String, "the layout of " + nm);
+      if (!ok) return Type::Void;
+      if (b == Builtin::LoadNum) expectVariable(arg(0), "the table of LOADNUM");
+      // A constant layout is checked now, and against a table of known width; any other
+      // layout when the call runs.
+      Symbol layout;
+      if (!foldConstant(arg(2), layout)) return Type::Void;
+      std::string error;
+      auto parsed = parseLayout(layout.stringValue, error);
+      std::int64_t cols = arg(0)->shape.cols;
+      if (!parsed)
+        diags_.error(arg(2)->loc, error);
+      else if (cols >= 0 && static_cast<std::uint64_t>(cols) != parsed->width)
+        diags_.error(arg(2)->loc, "size mismatch: the layout '" + layout.stringValue + "' has " +
+                                      std::to_string(parsed->width) + " bits but the table has " +
+                                      std::to_string(cols) + " columns");
       return Type::Void;
     }
     case Builtin::Write:

@@ -840,6 +840,25 @@ void Interpreter::execute(const Module& m) {
           reg(a[3]).i = static_cast<std::int64_t>(wbits);
           break;
         }
+        case Op::TLOADN: {
+          NumLayout layout = parseLayoutOrThrow(text(reg(a[2])));  // before touching the file
+          TableData t = readNumericFile(text(reg(a[1])), layout);
+          requireTableFits(H(0), t.rows, t.cols);
+          backend_.write_table(H(0), t.rows, t.cols, t.words.data());
+          break;
+        }
+        case Op::TSAVEN: {
+          NumLayout layout = parseLayoutOrThrow(text(reg(a[2])));
+          TableData t;
+          t.rows = backend_.rows(H(0));
+          t.cols = backend_.cols(H(0));
+          if (t.cols != layout.width)
+            throw Fault("size mismatch: the layout '" + text(reg(a[2])) + "' has " +
+                        str(layout.width) + " bits but the table has " + str(t.cols) + " columns");
+          backend_.read_table(H(0), t.words);
+          writeNumericFile(text(reg(a[1])), t, layout);
+          break;
+        }
         case Op::Count_:
           throw Fault("invalid opcode");
       }
