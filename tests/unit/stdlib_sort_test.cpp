@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 #include <string>
@@ -50,13 +50,20 @@ begin
 end.
 )";
 
+// The source tree's stdlib/: under $STAR_SOURCE_DIR when set (tests carried to another machine
+// by scripts/device-tests.sh), else in the tree the test was built from.
+std::string stdlibDir() {
+  const char* env = std::getenv("STAR_SOURCE_DIR");
+  return std::string(env && *env ? env : STAR_SOURCE_DIR) + "/stdlib";
+}
+
 startest::Compiled compileDriver(const startest::TempDir& dir, const char* source,
                                  const std::string& name) {
   startest::Compiled c;
   std::ostringstream diags;
   star::CompileOptions options;
   options.warnUnused = false;
-  options.modulePath.push_back(std::string(STAR_SOURCE_DIR) + "/stdlib");
+  options.modulePath.push_back(stdlibDir());
   star::Compilation comp(diags, options);
   c.ok = comp.compileFile(dir.write(name, source));
   c.diagnostics = diags.str();
