@@ -29,6 +29,7 @@
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/Closure.h"
 #include "runtime-cuda/kernels/Elementwise.h"
+#include "runtime-cuda/kernels/Fields.h"
 #include "runtime-cuda/kernels/NBody.h"
 #include "runtime-cuda/kernels/RowSort.h"
 #include "runtime-cuda/kernels/Rows.h"
@@ -50,6 +51,7 @@ class CudaBackend final : public Backend {
   ~CudaBackend() override {
     slots_.for_each_live([&](Slot& s) { ctx_.release(s.data); });
     ctx_.release(closure_scratch_);
+    ctx_.release(fields_scratch_);
   }
 
   std::string name() const override { return "cuda"; }
@@ -262,6 +264,37 @@ class CudaBackend final : public Backend {
     return true;
   }
 
+  // MINROW / MAXROW (kernels/Fields.cu): one block when a column fits in its registers, else one
+  // launch per column deciding on the device; no host round trip either way. x may alias z: its
+  // length is rows(t), so the reshape keeps its storage.
+  bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+                    Handle z) override {
+    const Slot& s = slots_.at(t);
+    Slot& d = slots_.at(z);
+    reshape(d, s.rows, 1);
+    if (s.col_words() == 0) return true;
+    const std::uint64_t needed = cuda::extreme_scratch_words(s.col_words());
+    if (needed > fields_capacity_) {
+      ctx_.release(fields_scratch_);
+      fields_scratch_ = nullptr;
+      fields_capacity_ = 0;
+      fields_scratch_ = ctx_.allocate(needed);
+      fields_capacity_ = needed;
+    }
+    cuda::launch_extreme_rows(launch(), s.data, s.col_words(), slots_.at(x).data, first, len, max,
+                              d.data, fields_scratch_);
+    return true;
+  }
+
+  // ADDWF / SUBWF: one launch, v read on the device.
+  bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
+    const Slot& s = slots_.at(t);
+    const Slot& w = slots_.at(v);
+    cuda::launch_add_field(launch(), s.data, s.col_words(), slots_.at(x).data, first, w.data,
+                           w.rows, subtract);
+    return true;
+  }
+
   bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                  bool descending) override {
     Slot& s = slots_.at(t);
@@ -347,6 +380,8 @@ class CudaBackend final : public Backend {
   cuda::HandleTable slots_;
   std::uint64_t* closure_scratch_ = nullptr;  // transitive_closure's snapshots (device)
   std::uint64_t closure_capacity_ = 0;        // elements at closure_scratch_
+  std::uint64_t* fields_scratch_ = nullptr;   // extreme_rows' candidate buffers (device)
+  std::uint64_t fields_capacity_ = 0;         // elements at fields_scratch_
 };
 
 }  // namespace

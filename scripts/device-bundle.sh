@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# Assembles build-gpu/dist: the GPU build's binaries plus the shared libraries and test tools a
-# bare GPU machine lacks (the ANTLR runtime, lit, FileCheck), to carry to the device machine.
-#   usage: scripts/device-bundle.sh   (after: cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release
-#                                       && cmake --build build-gpu)
+# Assembles BUILD/dist (BUILD = build-gpu unless given): the GPU build's binaries (star, the
+# benchmarks, every unit test binary tests/unit/*_test) plus the shared libraries and test tools a
+# bare GPU machine lacks (the ANTLR runtime, lit, FileCheck), to carry to the device machine,
+# packed into BUILD/dist/bundle.tar.xz: every binary that links the CUDA backend holds its kernels
+# (several MB), and packed with a dictionary larger than a binary they travel about once, well
+# inside the device tool's 64 MiB. scripts/device-tests.sh unpacks it there (into bin/, lib/,
+# tools/ beside it; `scripts/device-tests.sh unpack` does only that).
+#   usage: scripts/device-bundle.sh [BUILD]   (after: cmake -S . -B build-gpu
+#                                    -DCMAKE_BUILD_TYPE=Release && cmake --build build-gpu)
+# scripts/device-tests.sh reads build-gpu/dist, or $STAR_DIST.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dist=build-gpu/dist
+build=${1:-build-gpu}
+dist=$build/dist
 rm -rf "$dist" && mkdir -p "$dist/bin" "$dist/lib" "$dist/tools"
-for b in star cuda_differential_test primitives_bench warshall_bench closure_bench; do
-  f=$(find build-gpu -path build-gpu/dist -prune -o -type f -name "$b" -perm -u+x -print | head -1)
-  [ -n "$f" ] && cp "$f" "$dist/bin/" && strip "$dist/bin/$b"
+for b in star primitives_bench warshall_bench closure_bench sssp_grid_bench; do
+  f=$(find "$build" -path "$dist" -prune -o -type f -name "$b" -perm -u+x -print | head -1)
+  if [ -n "$f" ]; then cp "$f" "$dist/bin/" && strip "$dist/bin/$b"; fi
+done
+# Unit tests: cuda_differential_test, and the oracle tests that device-tests.sh runs on the GPU.
+for f in "$build"/tests/unit/*_test; do
+  if [ -f "$f" ] && [ -x "$f" ]; then cp "$f" "$dist/bin/" && strip "$dist/bin/$(basename "$f")"; fi
 done
 cp -L /usr/lib/x86_64-linux-gnu/libantlr4-runtime.so.4.9 "$dist/lib/"
 cp -L /usr/lib/llvm-14/bin/FileCheck /usr/lib/llvm-14/bin/not /usr/lib/llvm-14/bin/count "$dist/tools/"
@@ -21,4 +32,6 @@ for lib in libcudart libedit libbsd libmd; do
 done
 cp -r /usr/lib/llvm-14/build/utils/lit "$dist/tools/lit"
 find "$dist/tools/lit" -name __pycache__ -prune -exec rm -rf {} +
+du -sh "$dist"
+(cd "$dist" && tar -cf - bin lib tools | xz -9 -T1 > bundle.tar.xz && rm -rf bin lib tools)
 du -sh "$dist"

@@ -953,5 +953,302 @@ TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
   EXPECT_TRUE(same_table(e));
 }
 
+// ---- unit assoc's field natives: extreme_rows (MINROW, MAXROW) and add_field (ADDWF, SUBWF) ----
+// Against the CPU backend and, for fields of at most 64 bits, against the numbers themselves: the
+// field of each row read on the host as an unsigned integer (its first column most significant).
+
+// Field [first, first + len) of row i of a column-major table of `rows` rows, as a number.
+std::uint64_t field_value(const Words& t, std::uint64_t rows, std::uint64_t first,
+                          std::uint64_t len, std::uint64_t i) {
+  const std::uint64_t wpc = words_for_bits(rows);
+  std::uint64_t v = 0;
+  for (std::uint64_t j = first; j < first + len; ++j)
+    v = (v << 1) | ((t[j * wpc + i / 64] >> (i % 64)) & 1);
+  return v;
+}
+
+bool bit_of(const Words& w, std::uint64_t i) {
+  return (w[i / 64] >> (i % 64)) & 1;
+}
+
+// The rows of x whose field is least (greatest) among the rows of x; len <= 64.
+Words extreme_oracle(const Words& t, std::uint64_t rows, const Words& x, std::uint64_t first,
+                     std::uint64_t len, bool max) {
+  Words z(words_for_bits(rows), 0);
+  bool found = false;
+  std::uint64_t best = 0;
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    if (!bit_of(x, i)) continue;
+    const std::uint64_t v = field_value(t, rows, first, len, i);
+    if (!found || (max ? v > best : v < best)) best = v;
+    found = true;
+  }
+  for (std::uint64_t i = 0; i < rows; ++i)
+    if (bit_of(x, i) && field_value(t, rows, first, len, i) == best)
+      z[i / 64] |= std::uint64_t{1} << (i % 64);
+  return z;
+}
+
+// The table after field [first, first + len) += (or -=) the number `v` in the rows of x; len <= 64.
+Words add_field_oracle(Words t, std::uint64_t rows, const Words& x, std::uint64_t first,
+                       std::uint64_t len, std::uint64_t v, bool subtract) {
+  const std::uint64_t wpc = words_for_bits(rows);
+  const std::uint64_t mask = len == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1;
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    if (!bit_of(x, i)) continue;
+    const std::uint64_t f = field_value(t, rows, first, len, i);
+    const std::uint64_t r = (subtract ? f - v : f + v) & mask;
+    for (std::uint64_t q = 0; q < len; ++q) {  // q = 0: the most significant column
+      std::uint64_t& e = t[(first + q) * wpc + i / 64];
+      const std::uint64_t b = std::uint64_t{1} << (i % 64);
+      e = ((r >> (len - 1 - q)) & 1) ? (e | b) : (e & ~b);
+    }
+  }
+  return t;
+}
+
+// A word of len bits (bit 0 most significant) holding the number v (len <= 64).
+Words word_of(std::uint64_t v, std::uint64_t len) {
+  Words w(words_for_bits(len), 0);
+  for (std::uint64_t q = 0; q < len; ++q)
+    if ((v >> (len - 1 - q)) & 1) w[q / 64] |= std::uint64_t{1} << (q % 64);
+  return w;
+}
+
+// The number in a word of len <= 64 bits (bit 0 most significant).
+std::uint64_t word_value(const Words& w, std::uint64_t len) {
+  std::uint64_t v = 0;
+  for (std::uint64_t q = 0; q < len; ++q) v = (v << 1) | (bit_of(w, q) ? 1 : 0);
+  return v;
+}
+
+// Rows drawn from `distinct` random rows (many ties when distinct is small), column-major.
+Words tied_table(std::mt19937_64& rng, std::uint64_t rows, std::uint64_t cols,
+                 std::uint64_t distinct) {
+  std::vector<Words> protos(distinct, Words(words_for_bits(cols), 0));
+  for (Words& p : protos)
+    for (std::uint64_t j = 0; j < cols; ++j)
+      if (rng() & 1) p[j / 64] |= std::uint64_t{1} << (j % 64);
+  const std::uint64_t wpc = words_for_bits(rows);
+  Words t(cols * wpc, 0);
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    const Words& p = protos[rng() % distinct];
+    for (std::uint64_t j = 0; j < cols; ++j)
+      if (bit_of(p, j)) t[j * wpc + i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  return t;
+}
+
+// Row counts: every n mod 64 class and the one-block sizes (1..130, 100,000 rows: 1563 elements a
+// column), the last one-block size (8192 elements) and beyond it, where every column is a launch.
+std::vector<std::uint64_t> field_rows() {
+  std::vector<std::uint64_t> v;
+  if (std::getenv("STAR_DIFF_QUICK")) return {1, 63, 64, 65, 130, 100000, 524289};
+  for (std::uint64_t n = 1; n <= 130; ++n) v.push_back(n);
+  for (std::uint64_t n : {1024u * 64, 1025u * 64, 100000u, 524288u, 524289u, 1000000u})
+    v.push_back(n);
+  return v;
+}
+
+// [first, first + len) choices for a table of `cols` columns: the whole row, the first and the
+// last column, an empty field, and random ones.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> fields_of(std::mt19937_64& rng,
+                                                               std::uint64_t cols) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> f = {
+      {0, cols}, {0, 1}, {cols - 1, 1}, {rng() % cols, 0}};
+  for (int k = 0; k < 2; ++k) {
+    const std::uint64_t first = rng() % cols;
+    f.push_back({first, 1 + rng() % (cols - first)});
+  }
+  return f;
+}
+
+TEST_F(CudaDifferentialTest, ExtremeRows) {
+  const Pair z = bits();
+  for (std::uint64_t rows : field_rows()) {
+    // Wide tables (fields beyond 64 bits) where they are cheap; many ties in every other table.
+    const std::uint64_t cols = rows <= 130 ? 1 + below(rows % 3 == 0 ? 140 : 70) : 3 + below(30);
+    const bool ties = rows % 2 == 0;
+    SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols) +
+                 (ties ? ", ties" : ""));
+    Pair tt;
+    if (ties) {
+      tt = table();
+      const Words tw = tied_table(rng_, rows, cols, 1 + below(4));
+      cpu_->write_table(tt.cpu, rows, cols, tw.data());
+      gpu_->write_table(tt.gpu, rows, cols, tw.data());
+    } else {
+      tt = table(rows, cols);
+    }
+    Words host;
+    cpu_->read_table(tt.cpu, host);
+    for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Sparse}) {
+      const Pair x = bits(rows, px);
+      Words xw;
+      cpu_->read_bits(x.cpu, xw);
+      for (auto [first, len] : fields_of(rng_, cols)) {
+        for (bool max : {false, true}) {
+          SCOPED_TRACE("x pattern " + std::to_string(static_cast<int>(px)) + ", field " +
+                       std::to_string(first) + "+" + std::to_string(len) +
+                       (max ? ", max" : ", min"));
+          both([&](Backend& b, auto h) {
+            ASSERT_TRUE(b.extreme_rows(h(tt), h(x), first, len, max, h(z)));
+          });
+          ASSERT_TRUE(same(z));
+          if (len <= 64 && rows <= 100000) {
+            Words g;
+            gpu_->read_bits(z.gpu, g);
+            ASSERT_TRUE(same_words(extreme_oracle(host, rows, xw, first, len, max), g));
+          }
+        }
+      }
+      destroy(x);
+    }
+    destroy(tt);
+  }
+  destroy(z);
+}
+
+TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
+  for (std::uint64_t rows : {1u, 64u, 77u, 100000u, 600000u}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    const std::uint64_t cols = 12;
+    // Every row equal: the whole of x is extreme. Columns alternate all 0 and all 1.
+    Words same_rows(cols * words_for_bits(rows), 0);
+    const std::uint64_t wpc = words_for_bits(rows);
+    for (std::uint64_t j = 1; j < cols; j += 2)
+      for (std::uint64_t e = 0; e < wpc; ++e) same_rows[j * wpc + e] = ~std::uint64_t{0};
+    for (std::uint64_t j = 0; j < cols; ++j) same_rows[j * wpc + wpc - 1] &= tail_mask(rows);
+    const Pair t = table();
+    cpu_->write_table(t.cpu, rows, cols, same_rows.data());
+    gpu_->write_table(t.gpu, rows, cols, same_rows.data());
+    const Pair x = bits(rows, Pattern::Half);
+    const Pair z = bits(3, Pattern::Ones);  // a stale shape: z takes rows(t)
+    Words xw;
+    gpu_->read_bits(x.gpu, xw);
+    for (bool max : {false, true}) {
+      both(
+          [&](Backend& b, auto h) { ASSERT_TRUE(b.extreme_rows(h(t), h(x), 0, cols, max, h(z))); });
+      ASSERT_TRUE(same(z));
+      Words g;
+      gpu_->read_bits(z.gpu, g);
+      EXPECT_TRUE(same_words(xw, g)) << "all rows equal: z must be x";
+    }
+    // An empty x gives an empty z.
+    const Pair none = bits(rows, Pattern::Zero);
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.extreme_rows(h(t), h(none), 2, 5, true, h(z))); });
+    ASSERT_TRUE(same(z));
+    EXPECT_EQ(gpu_->count(z.gpu), 0u);
+    // x aliasing z, several searches queued before a read: each narrows the last one's result
+    // (MAXROW of a field, then MINROW of another among those rows).
+    const Pair r = table(rows, cols);
+    const Pair y = bits(rows, Pattern::Ones);
+    both([&](Backend& b, auto h) {
+      ASSERT_TRUE(b.extreme_rows(h(r), h(y), 0, 4, true, h(y)));
+      ASSERT_TRUE(b.extreme_rows(h(r), h(y), 4, 8, false, h(y)));
+      ASSERT_TRUE(b.extreme_rows(h(r), h(y), 11, 1, true, h(y)));
+    });
+    ASSERT_TRUE(same(y));
+    EXPECT_GT(gpu_->count(y.gpu), 0u);
+    for (Pair p : {t, x, z, none, r, y}) destroy(p);
+  }
+  // A table of no rows: z becomes empty.
+  const Pair t0 = table();
+  const Pair x0 = bits();
+  const Pair z0 = bits(10, Pattern::Ones);
+  both([&](Backend& b, auto h) {
+    b.resize_table(h(t0), 0, 4);
+    ASSERT_TRUE(b.extreme_rows(h(t0), h(x0), 0, 4, false, h(z0)));
+  });
+  ASSERT_TRUE(same(z0));
+  EXPECT_EQ(gpu_->length(z0.gpu), 0u);
+}
+
+TEST_F(CudaDifferentialTest, AddField) {
+  for (std::uint64_t rows : field_rows()) {
+    const std::uint64_t cols = rows <= 130 ? 1 + below(rows % 3 == 0 ? 140 : 70) : 3 + below(30);
+    SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
+    const Pair t = table(rows, cols);
+    for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Single}) {
+      const Pair x = bits(rows, px);
+      Words xw;
+      cpu_->read_bits(x.cpu, xw);
+      for (auto [first, len] : fields_of(rng_, cols)) {
+        if (len == 0) continue;  // the VM runs the body for an empty v
+        for (bool subtract : {false, true}) {
+          // All ones and a lone least significant 1 carry (borrow) through the whole field.
+          const int kind = static_cast<int>(below(3));
+          const Pattern pv = kind == 0 ? Pattern::Ones : kind == 1 ? Pattern::Last : Pattern::Half;
+          SCOPED_TRACE("x pattern " + std::to_string(static_cast<int>(px)) + ", field " +
+                       std::to_string(first) + "+" + std::to_string(len) +
+                       (subtract ? ", subtract" : ", add") + ", v pattern " + std::to_string(kind));
+          const Pair v = bits(len, pv);
+          Words before;
+          cpu_->read_table(t.cpu, before);
+          both([&](Backend& b, auto h) {
+            ASSERT_TRUE(b.add_field(h(t), h(x), first, h(v), subtract));
+          });
+          ASSERT_TRUE(same_table(t));
+          if (len <= 64 && rows <= 100000) {
+            Words vw;
+            cpu_->read_bits(v.cpu, vw);
+            const std::uint64_t vn = word_value(vw, len);
+            Words g;
+            gpu_->read_table(t.gpu, g);
+            ASSERT_TRUE(
+                same_words(add_field_oracle(before, rows, xw, first, len, vn, subtract), g));
+          }
+          destroy(v);
+        }
+      }
+      destroy(x);
+    }
+    destroy(t);
+  }
+}
+
+TEST_F(CudaDifferentialTest, AddFieldSpecialCases) {
+  for (std::uint64_t rows : {1u, 65u, 100000u, 600000u}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    const std::uint64_t cols = 150;  // fields of more than two elements of v
+    const Pair t = table(rows, cols);
+    Words original;
+    cpu_->read_table(t.cpu, original);
+    const Pair x = bits(rows, Pattern::Half);
+    const Pair none = bits(rows, Pattern::Zero);
+    const Pair v = bits(130, Pattern::Half);
+    const Pair one = bits();
+    write(one, 7, word_of(1, 7));
+    // Queued without a read: add, add, subtract twice gives the table back; an empty x changes
+    // nothing; a field at the very end of the row.
+    both([&](Backend& b, auto h) {
+      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), false));
+      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), false));
+      ASSERT_TRUE(b.add_field(h(t), h(none), 0, h(v), true));
+      ASSERT_TRUE(b.add_field(h(t), h(x), cols - 7, h(one), true));
+    });
+    ASSERT_TRUE(same_table(t));
+    both([&](Backend& b, auto h) {
+      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), true));
+      ASSERT_TRUE(b.add_field(h(t), h(x), cols - 7, h(one), false));
+      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), true));
+    });
+    ASSERT_TRUE(same_table(t));
+    Words g;
+    gpu_->read_table(t.gpu, g);
+    EXPECT_TRUE(same_words(original, g)) << "adding and subtracting v must give the table back";
+    // The extreme search over a field the addition just changed, queued behind it.
+    const Pair z = bits();
+    both([&](Backend& b, auto h) {
+      ASSERT_TRUE(b.add_field(h(t), h(x), 0, h(v), false));
+      ASSERT_TRUE(b.extreme_rows(h(t), h(x), 0, 130, true, h(z)));
+      ASSERT_TRUE(b.add_field(h(t), h(z), 0, h(one), true));
+    });
+    ASSERT_TRUE(same(z));
+    ASSERT_TRUE(same_table(t));
+    for (Pair p : {t, x, none, v, one, z}) destroy(p);
+  }
+}
+
 }  // namespace
 }  // namespace star

@@ -4,6 +4,7 @@
 // used the native implementation.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 
@@ -44,7 +45,7 @@ startest::Compiled compileDriver(const startest::TempDir& dir) {
   std::ostringstream diags;
   star::CompileOptions options;
   options.warnUnused = false;
-  options.modulePath.push_back(std::string(STAR_SOURCE_DIR) + "/stdlib");
+  options.modulePath.push_back(startest::sourceDir() + "/stdlib");
   star::Compilation comp(diags, options);
   c.ok = comp.compileFile(dir.write("agree.star", kDriver));
   c.diagnostics = diags.str();
@@ -97,6 +98,14 @@ TEST(NativeAgreement, NativeAndStarBodiesGiveIdenticalResults) {
     EXPECT_EQ(body.nativeCalls, 0u);
   }
   EXPECT_GE(squareCases, 50);
+}
+
+// The runs above use the backend that STAR_TEST_BACKEND names (the CPU when unset), so on the GPU
+// the native-call counts above are the CUDA backend's.
+TEST(NativeAgreement, RunsOnTheRequestedBackend) {
+  const char* requested = std::getenv("STAR_TEST_BACKEND");
+  startest::Vm vm;
+  EXPECT_EQ(vm.backend->name(), requested && *requested ? requested : "cpu");
 }
 
 // A case the body reports as an error (a field beyond the table) runs the body, which reports it.

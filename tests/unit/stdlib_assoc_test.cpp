@@ -290,7 +290,7 @@ class StdlibAssoc : public ::testing::Test {
   void SetUp() override {
     std::ostringstream diags;
     CompileOptions options;
-    options.modulePath.push_back(std::string(STAR_SOURCE_DIR) + "/stdlib");
+    options.modulePath.push_back(startest::sourceDir() + "/stdlib");
     options.warnUnused = false;
     Compilation comp(diags, options);
     ASSERT_TRUE(comp.compileFile(dir.write("oracle.star", kProgram))) << diags.str();

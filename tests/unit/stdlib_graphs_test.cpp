@@ -83,7 +83,7 @@ startest::Compiled compileWithStdlib(const startest::TempDir& dir, const std::st
   c.path = dir.write(name, source);
   std::ostringstream diags;
   CompileOptions options;
-  options.modulePath.push_back(std::string(STAR_SOURCE_DIR) + "/stdlib");
+  options.modulePath.push_back(startest::sourceDir() + "/stdlib");
   Compilation comp(diags, options);
   c.ok = comp.compileFile(c.path);
   c.diagnostics = diags.str();

@@ -141,7 +141,7 @@ std::string firstDifference(const Matrix& got, const Matrix& want) {
 
 class WarshallOracle : public ::testing::Test {
  protected:
-  static std::string examplePath() { return std::string(STAR_SOURCE_DIR) + "/examples/warshall.star"; }
+  static std::string examplePath() { return startest::sourceDir() + "/examples/warshall.star"; }
 
   // A driver that keeps the example's declarations and procedures verbatim and replaces its
   // main body: both listings on copies of the loaded table, each closure printed separately.
@@ -241,7 +241,7 @@ TEST_F(WarshallOracle, QuickStartGraphFromTheExamples) {
   // examples/graphs/two_cycles8.txt, the README's quick-start graph: two cycles, one arc between.
   startest::Compiled example = startest::compileFile(examplePath());
   ASSERT_TRUE(example.ok) << example.diagnostics;
-  const std::string ring = std::string(STAR_SOURCE_DIR) + "/examples/graphs/two_cycles8.txt";
+  const std::string ring = startest::sourceDir() + "/examples/graphs/two_cycles8.txt";
   TableData input = readTableFile(ring);
   Matrix adj(input.rows, std::vector<bool>(input.cols, false));
   for (std::uint64_t i = 0; i < input.rows; ++i)

@@ -1,5 +1,6 @@
 // Helpers shared by the front-end and VM unit tests: a temporary directory, compiling a Star
-// source text through star::Compilation, and running it on the CPU backend.
+// source text through star::Compilation, and running it on the backend that $STAR_TEST_BACKEND
+// names ("cpu", the default, or "cuda").
 #pragma once
 
 #include <cstdlib>
@@ -15,6 +16,9 @@
 
 #include "frontend/driver/Compilation.h"
 #include "runtime-cpu/CpuBackend.h"
+#ifdef STAR_TEST_HAVE_CUDA
+#include "runtime-cuda/CudaBackend.h"
+#endif
 #include "vm/interp/Interpreter.h"
 
 namespace startest {
@@ -51,6 +55,13 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// The source tree (stdlib/, examples/): $STAR_SOURCE_DIR when set, for tests carried to another
+// machine (scripts/device-tests.sh), else the tree they were built from.
+inline std::string sourceDir() {
+  const char* env = std::getenv("STAR_SOURCE_DIR");
+  return env && *env ? env : STAR_SOURCE_DIR;
+}
 
 inline std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -109,9 +120,26 @@ inline RunResult runModule(star::Interpreter& vm, std::ostringstream& out, const
   return r;
 }
 
-// A CPU backend and an interpreter writing to a string stream.
+// The backend $STAR_TEST_BACKEND names: "cpu" (also when unset) or "cuda". One that is asked for
+// and cannot be had throws (the test fails with the reason); it never falls back to the CPU, so a
+// run on the GPU cannot pass on the CPU unnoticed.
+inline std::unique_ptr<star::Backend> makeTestBackend() {
+  const char* env = std::getenv("STAR_TEST_BACKEND");
+  const std::string name = env && *env ? env : "cpu";
+  if (name == "cpu") return star::make_cpu_backend();
+  if (name == "cuda") {
+#ifdef STAR_TEST_HAVE_CUDA
+    return star::make_cuda_backend();  // throws BackendError without a usable GPU
+#else
+    throw std::runtime_error("STAR_TEST_BACKEND=cuda, but this test was built without CUDA");
+#endif
+  }
+  throw std::runtime_error("STAR_TEST_BACKEND=" + name + ": unknown backend (cpu or cuda)");
+}
+
+// The test backend and an interpreter writing to a string stream.
 struct Vm {
-  std::unique_ptr<star::Backend> backend = star::make_cpu_backend();
+  std::unique_ptr<star::Backend> backend = makeTestBackend();
   std::ostringstream out;
   star::Interpreter interp{*backend, out};
 
