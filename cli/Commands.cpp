@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/BackendChoice.h"
+#include "cli/RuntimeErrorText.h"
 #include "frontend/driver/Compilation.h"
 #include "vm/bytecode/Disassembler.h"
 #include "vm/bytecode/ModuleFile.h"
@@ -137,9 +138,7 @@ int commandRun(const CommandLine& cl) {
       vm.run(p.module, p.module.entry);
     } catch (const RuntimeError& e) {
       std::cout.flush();
-      std::cerr << Diagnostics::format(p.sources, e.loc, "runtime error", e.what(),
-                                       e.loc.file < p.sources.size() &&
-                                           !p.sources.text(e.loc.file).empty());
+      std::cerr << formatRuntimeError(p.sources, e);
       status = 2;
     }
     std::cout.flush();

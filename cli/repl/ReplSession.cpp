@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/BackendChoice.h"
+#include "cli/RuntimeErrorText.h"
 #include "cli/repl/ValuePrinter.h"
 #include "frontend/codegen/CodeGen.h"
 #include "frontend/driver/Compilation.h"
@@ -237,6 +238,7 @@ void ReplSession::printColoured(const std::string& text) {
       break;
     }
     if (line.rfind("error: ", 0) == 0) line = "\033[1;31merror:\033[0m " + line.substr(7);
+    if (line.rfind("note: ", 0) == 0) line = "\033[1;36mnote:\033[0m " + line.substr(6);
     err_ << line;
     if (end < text.size()) err_ << '\n';
     begin = end + 1;
@@ -588,8 +590,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
       failed = true;
       finishInput();
       if (options_.interactive && std::string(e.what()) == "interrupted") vmOut_ << '\n';
-      bool hasText = e.loc.file < sources_.size() && !sources_.text(e.loc.file).empty();
-      printColoured(Diagnostics::format(sources_, e.loc, "runtime error", e.what(), hasText));
+      printColoured(formatRuntimeError(sources_, e));
     } catch (const std::exception& e) {
       failed = true;
       finishInput();

@@ -778,6 +778,9 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       emit(Op::STOI, {r, s}, loc);
       return r;
     }
+    case Builtin::Error:
+      emit(Op::RAISE, {expr(arg(0))}, loc);
+      return 0;
     case Builtin::Count_:
       break;
   }

@@ -84,6 +84,7 @@ bool isStatementLikeBuiltin(Builtin b) {
     case Builtin::Set: case Builtin::Clr: case Builtin::Rep: case Builtin::Load:
     case Builtin::Save: case Builtin::Write: case Builtin::Writeln:
     case Builtin::LoadGraph: case Builtin::LoadEdges: case Builtin::LoadNum: case Builtin::SaveNum:
+    case Builtin::Error:
       return true;
     default:
       return false;
@@ -1024,6 +1025,9 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
     case Builtin::StrToInt:
       if (!expectType(arg(0), Type::String, "the argument of StrToInt")) return Type::Error;
       return Type::Integer;
+    case Builtin::Error:
+      expectType(arg(0), Type::String, "the message of ERROR");
+      return Type::Void;
     case Builtin::Count_:
       break;
   }

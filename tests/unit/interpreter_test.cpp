@@ -201,6 +201,101 @@ TEST_F(Interp, OutputBeforeAnErrorIsKept) {
 
 // ------------------------------------------------------------------ parameters
 
+// ERROR(msg) stops the run with exactly msg, at the call; a constant or a run-time string.
+TEST_F(Interp, ErrorBuiltinStopsWithItsMessage) {
+  RunResult r =
+      run("program e;\nbegin\n  write('before');\n  ERROR('stop: x < 0');\n"
+          "  writeln('after')\nend.\n");
+  expectError(r, "stop: x < 0", 4, 3);
+  EXPECT_EQ(r.output, "before");
+  EXPECT_TRUE(r.callers.empty());
+  // Any case, a message known only at run time, and the empty message.
+  expectError(run("program e;\nbegin\n  error(ParamStr(1))\nend.\n", {"from argv"}), "from argv", 3,
+              3);
+  expectError(run("program e;\nbegin\n  Error('')\nend.\n"), "", 3, 3);
+  // A message is not cut or changed (StrToInt shows 40 characters of its text).
+  const std::string longText(300, 'x');
+  expectError(run("program e;\nbegin\n  ERROR('" + longText + "')\nend.\n"), longText, 3, 3);
+  // Only when reached.
+  RunResult ok = run("program e;\nbegin\n  if false then ERROR('no');\n  writeln('ok')\nend.\n");
+  ASSERT_FALSE(ok.error) << *ok.error;
+  EXPECT_EQ(ok.output, "ok\n");
+}
+
+// A run-time error inside routines carries the call sites that led to it, innermost first.
+TEST_F(Interp, RuntimeErrorsCarryTheCallTrace) {
+  RunResult r =
+      run("program t;\n"
+          "proc inner(n: integer); var i: integer; begin i := 1 div n end;\n"
+          "proc outer(n: integer); begin\n"
+          "  inner(n) end;\n"
+          "begin\n"
+          "  outer(1);\n"
+          "  outer(0)\n"
+          "end.\n");
+  expectError(r, "division by zero", 2, 54);
+  ASSERT_EQ(r.callers.size(), 2u);
+  EXPECT_EQ(r.callers[0].loc.line, 4u);  // inner(n) in outer
+  EXPECT_EQ(r.callers[0].loc.col, 3u);
+  EXPECT_EQ(r.callers[1].loc.line, 7u);  // outer(0), not outer(1)
+  EXPECT_EQ(r.callers[1].loc.col, 3u);
+  EXPECT_EQ(r.callers[0].times, 1u);
+  EXPECT_EQ(r.moreCallers, 0u);
+
+  // Recursion from one place is one entry with its count.
+  r =
+      run("program t;\n"
+          "func down(n: integer): integer;\n"
+          "begin if n = 0 then ERROR('bottom') else down := down(n - 1) end;\n"
+          "begin\n  writeln(down(25))\nend.\n");
+  expectError(r, "bottom", 3, 21);
+  ASSERT_EQ(r.callers.size(), 2u);
+  EXPECT_EQ(r.callers[0].loc.line, 3u);
+  EXPECT_EQ(r.callers[0].times, 25u);
+  EXPECT_EQ(r.callers[1].loc.line, 5u);
+  EXPECT_EQ(r.callers[1].times, 1u);
+
+  // A chain of distinct call sites is cut after kMaxCallers entries; the rest are counted.
+  auto chain = [&](int depth) {
+    std::string src = "program c;\nproc p0; begin ERROR('deep') end;\n";
+    for (int k = 1; k < depth; ++k)
+      src += "proc p" + std::to_string(k) + "; begin p" + std::to_string(k - 1) + " end;\n";
+    src += "begin\n  p" + std::to_string(depth - 1) + "\nend.\n";
+    return run(src);
+  };
+  const std::size_t cap = RuntimeError::kMaxCallers;
+  for (std::size_t depth : {cap, cap + 1, cap + 7}) {
+    // depth routines: depth - 1 calls between them and one from the main program.
+    RunResult c = chain(static_cast<int>(depth));
+    expectError(c, "deep", 2, 16);
+    ASSERT_EQ(c.callers.size(), std::min(depth, cap)) << depth;
+    EXPECT_EQ(c.moreCallers, depth - std::min(depth, cap)) << depth;
+    for (std::size_t k = 0; k < c.callers.size(); ++k) {
+      // p(k+1) calls p(k) on line k + 3; the main program calls p(depth-1) on line depth + 3.
+      EXPECT_EQ(c.callers[k].loc.line, k + 1 < depth ? k + 3 : depth + 3) << depth;
+      EXPECT_EQ(c.callers[k].times, 1u);
+    }
+  }
+
+  // A function result that does not fit is reported at the call; the trace starts below it.
+  r =
+      run("program f;\n"
+          "func w3: word; begin w3 := %101 end;\n"
+          "proc take; var v: word(2); begin\n  v := w3 end;\n"
+          "begin\n  take\nend.\n");
+  expectError(r, "size mismatch: the function returns 3 bits for a variable of 2 bits", 4, 8);
+  ASSERT_EQ(r.callers.size(), 1u);
+  EXPECT_EQ(r.callers[0].loc.line, 6u);
+
+  // A stack overflow: one entry for the recursion, one for the first call.
+  r = run("program s;\nproc r(n: integer); begin r(n + 1) end;\nbegin\n  r(1)\nend.\n");
+  ASSERT_TRUE(r.error);
+  ASSERT_EQ(r.callers.size(), 2u);
+  EXPECT_EQ(r.callers[0].loc.line, 2u);
+  EXPECT_EQ(r.callers[0].times, 99998u);
+  EXPECT_EQ(r.callers[1].loc.line, 4u);
+}
+
 TEST_F(Interp, VarParametersOfEveryKind) {
   RunResult r = run(
       "program v;\n"

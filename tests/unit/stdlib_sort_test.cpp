@@ -480,11 +480,11 @@ TEST_F(SortOracle, BadArgumentsAreRuntimeErrorsFromTheBody) {
   const std::vector<Bad> bad = {
       {1, 2, 0, 0, x2, x3, "size mismatch: cannot store 2 bits in a variable of 3 bits"},
       {1, 2, 0, 1, x3, x2, "size mismatch: cannot store 2 bits in a variable of 3 bits"},
-      {1, 2, 3, 0, x3, x3, "StrToInt: 'sort: the kind must be 0, 1 or 2' is not an integer"},
-      {1, 2, -1, 1, x3, x3, "StrToInt: 'sort: the kind must be 0, 1 or 2' is not an integer"},
-      {1, 0, 0, 0, x3, x3, "StrToInt: 'sort: a key has 1 to 64 bits' is not an integer"},
-      {1, 65, 1, 1, x3, x3, "StrToInt: 'sort: a key has 1 to 64 bits' is not an integer"},
-      {1, 4, 2, 0, x3, x3, "StrToInt: 'sort: a float key has 32 or 64 bits' is not an integer"},
+      {1, 2, 3, 0, x3, x3, "sort: the kind must be 0, 1 or 2"},
+      {1, 2, -1, 1, x3, x3, "sort: the kind must be 0, 1 or 2"},
+      {1, 0, 0, 0, x3, x3, "sort: a key has 1 to 64 bits"},
+      {1, 65, 1, 1, x3, x3, "sort: a key has 1 to 64 bits"},
+      {1, 4, 2, 0, x3, x3, "sort: a float key has 32 or 64 bits"},
       {1, 32, 2, 0, x3, x3, "column 32 is out of range 1..4"},
       {0, 2, 0, 0, x3, x3, "column 0 is out of range 1..4"},
       {3, 3, 1, 1, x3, x3, "column 5 is out of range 1..4"},
@@ -547,7 +547,7 @@ TEST(SortHeads, GroupHeadsMarksChangesOfTheField) {
   EXPECT_EQ(*r.error, "column 5 is out of range 1..4");
   r = vm.run(c.module, {dir.write("t.txt", "0110\n"), "1", "-1"});
   ASSERT_TRUE(r.error);
-  EXPECT_EQ(*r.error, "StrToInt: 'GROUPHEADS: len must not be negative' is not an integer");
+  EXPECT_EQ(*r.error, "GROUPHEADS: len must not be negative");
 }
 
 // ---------------------------------------------------------------- large tables, natively

@@ -181,6 +181,28 @@ void Interpreter::popFrame(const Module&) {
   base_ = frames_.empty() ? 0 : frames_.back().base;
 }
 
+void Interpreter::traceCallers(const Module& m, std::size_t depth, RuntimeError& e) const {
+  // Every frame below the failing one stopped at a CALL; its saved pc is just after it.
+  for (std::size_t k = depth > 0 ? depth - 1 : 0; k-- > 0;) {
+    const Frame& f = frames_[k];
+    const Function& fn = m.functions[f.function];
+    std::uint32_t callPc = f.pc - instrSize(Op::CALL);
+    SourceLoc loc = callPc < fn.locs.size() ? fn.locs[callPc] : SourceLoc{};
+    if (!e.callers.empty()) {
+      const SourceLoc& last = e.callers.back().loc;
+      if (last.file == loc.file && last.line == loc.line && last.col == loc.col) {
+        ++e.callers.back().times;  // recursion: one line, not thousands
+        continue;
+      }
+    }
+    if (e.callers.size() == RuntimeError::kMaxCallers) {
+      e.moreCallers = k + 1;
+      break;
+    }
+    e.callers.push_back({loc, 1});
+  }
+}
+
 // ---------------------------------------------------------------- checks
 
 std::uint64_t Interpreter::index(std::int64_t i, std::uint64_t limit, const char* what) {
@@ -505,9 +527,11 @@ void Interpreter::execute(const Module& m) {
               if (fixed_[d] && backend_.length(d) != backend_.length(s)) {
                 const Function& callerFn = m.functions[caller.function];
                 std::uint32_t callPc = caller.pc - instrSize(Op::CALL);
-                throw RuntimeError(callPc < callerFn.locs.size() ? callerFn.locs[callPc] : SourceLoc{},
-                                   "size mismatch: the function returns " + str(backend_.length(s)) +
-                                       " bits for a variable of " + str(backend_.length(d)) + " bits");
+                RuntimeError e(callPc < callerFn.locs.size() ? callerFn.locs[callPc] : SourceLoc{},
+                               "size mismatch: the function returns " + str(backend_.length(s)) +
+                                   " bits for a variable of " + str(backend_.length(d)) + " bits");
+                traceCallers(m, frames_.size() - 1, e);  // the caller is the failing routine
+                throw e;
               }
               backend_.copy_bits(d, s);
             } else {
@@ -859,6 +883,9 @@ void Interpreter::execute(const Module& m) {
           writeNumericFile(text(reg(a[1])), t, layout);
           break;
         }
+        // ---- errors
+        case Op::RAISE:
+          throw Fault(text(reg(a[0])));  // ERROR(msg): the message is msg itself
         case Op::Count_:
           throw Fault("invalid opcode");
       }
@@ -868,7 +895,9 @@ void Interpreter::execute(const Module& m) {
   } catch (const std::exception& e) {
     // Fault, BackendError (out of memory, device faults), TableFileError: locate it.
     out_.flush();
-    throw RuntimeError(fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc], e.what());
+    RuntimeError error(fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc], e.what());
+    traceCallers(m, frames_.size(), error);
+    throw error;
   }
 }
 

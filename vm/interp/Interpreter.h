@@ -17,11 +17,24 @@
 
 namespace star {
 
+// Where a procedure or function was called from; `times` > 1 stands for that many consecutive
+// frames called from the same place (recursion).
+struct CallSite {
+  SourceLoc loc;
+  std::uint64_t times = 1;
+};
+
 // A Star runtime error ("index out of range", "size mismatch", ...), located in the source.
+// `callers` is the call trace below the failing routine, innermost first: the call sites that
+// led to `loc` (empty for an error in the main program). It keeps kMaxCallers entries;
+// `moreCallers` counts the frames left out after them.
 struct RuntimeError : std::runtime_error {
   RuntimeError(SourceLoc where, const std::string& message)
       : std::runtime_error(message), loc(where) {}
   SourceLoc loc;
+  std::vector<CallSite> callers;
+  std::uint64_t moreCallers = 0;
+  static constexpr std::size_t kMaxCallers = 10;
 };
 
 // Set from a signal handler (Ctrl-C in the REPL); polled at loop back-edges and calls.
@@ -96,6 +109,8 @@ class Interpreter {
   std::uint64_t makeRef(std::uint32_t operand);
   void pushFrame(const Module& m, std::uint32_t fn, std::size_t argBase, std::uint32_t resultDst);
   void popFrame(const Module& m);
+  // Fills e's call trace from the frames below frames_[depth - 1] (the failing routine's).
+  void traceCallers(const Module& m, std::size_t depth, RuntimeError& e) const;
   Handle acquire(SlotKind kind);
   void release(Handle h, SlotKind kind);
 

@@ -102,6 +102,8 @@ struct RunResult {
   std::string output;
   std::optional<std::string> error;  // RuntimeError::what()
   star::SourceLoc loc;               // RuntimeError::loc
+  std::vector<star::CallSite> callers{};  // RuntimeError::callers
+  std::uint64_t moreCallers = 0;          // RuntimeError::moreCallers
 };
 
 inline RunResult runModule(star::Interpreter& vm, std::ostringstream& out, const star::Module& m,
@@ -115,6 +117,8 @@ inline RunResult runModule(star::Interpreter& vm, std::ostringstream& out, const
   } catch (const star::RuntimeError& e) {
     r.error = e.what();
     r.loc = e.loc;
+    r.callers = e.callers;
+    r.moreCallers = e.moreCallers;
   }
   r.output = out.str();
   return r;

@@ -1,0 +1,29 @@
+#include "cli/RuntimeErrorText.h"
+
+namespace star {
+
+namespace {
+
+std::string where(const SourceManager& sources, SourceLoc loc) {
+  std::string s = loc.file < sources.size() ? sources.path(loc.file) : "<unknown>";
+  if (loc.line) s += ':' + std::to_string(loc.line) + ':' + std::to_string(loc.col);
+  return s;
+}
+
+}  // namespace
+
+std::string formatRuntimeError(const SourceManager& sources, const RuntimeError& e) {
+  bool hasText = e.loc.file < sources.size() && !sources.text(e.loc.file).empty();
+  std::string text = Diagnostics::format(sources, e.loc, "runtime error", e.what(), hasText);
+  for (const CallSite& c : e.callers) {
+    text += "note: called from " + where(sources, c.loc);
+    if (c.times > 1) text += " (" + std::to_string(c.times) + " times)";
+    text += '\n';
+  }
+  if (e.moreCallers)
+    text += "note: ... " + std::to_string(e.moreCallers) + " more call" +
+            (e.moreCallers == 1 ? "" : "s") + "\n";
+  return text;
+}
+
+}  // namespace star
