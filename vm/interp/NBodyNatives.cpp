@@ -1,10 +1,183 @@
+// The natives of unit nbody (stdlib/nbody.star; docs/STDLIB.md, "unit nbody", has the table
+// layouts). Each reads the particle table P and the coefficient table C into an NBodySystem,
+// declines (the Star body then runs and reports the error) whenever the body would stop with an
+// error, and otherwise runs the backend's forces or Verlet steps, or computes the energies here.
 #include "vm/interp/NBodyNatives.h"
 
-namespace star {
+#include <bit>
+#include <cmath>
+#include <vector>
 
-bool runNBodyNative(const std::string&, Backend&, const std::uint64_t*, std::size_t,
-                   const std::function<bool(Handle)>&) {
-  return false;  // placeholder
+#include "vm/backend/NBodySystem.h"
+
+namespace star {
+namespace {
+
+using Words = std::vector<std::uint64_t>;
+
+// Column layout of the particle table: the type (8 bits), then x, y, z, vx, vy, vz (f64 each).
+constexpr std::uint64_t kTypeBits = 8;
+constexpr std::uint64_t kRealBits = 64;
+constexpr std::uint64_t kParticleCols = kTypeBits + 6 * kRealBits;  // 392
+constexpr std::uint64_t kCoefCols = 3 * kRealBits;                  // c0, c1, c2: 192
+constexpr std::uint64_t kForceCols = 3 * kRealBits;                 // fx, fy, fz: 192
+constexpr std::uint64_t kEnergyCols = 5 * kRealBits;                // kinetic, potential, p: 320
+
+// The rows' numbers in columns [first, first + len) of a column-major table (first column most
+// significant), as NBodyNatives' tables hold them.
+std::vector<std::uint64_t> read_field(const Words& w, std::uint64_t rows, std::uint64_t first,
+                                      std::uint64_t len) {
+  const std::uint64_t wpc = words_for_bits(rows);
+  std::vector<std::uint64_t> out(rows, 0);
+  for (std::uint64_t k = 0; k < len; ++k) {
+    const std::uint64_t* col = w.data() + (first + k) * wpc;
+    for (std::uint64_t i = 0; i < rows; ++i)
+      out[i] = (out[i] << 1) | ((col[i / 64] >> (i % 64)) & 1);
+  }
+  return out;
+}
+
+void write_field(Words& w, std::uint64_t rows, std::uint64_t first, std::uint64_t len,
+                 const std::vector<std::uint64_t>& values) {
+  const std::uint64_t wpc = words_for_bits(rows);
+  for (std::uint64_t k = 0; k < len; ++k) {
+    std::uint64_t* col = w.data() + (first + k) * wpc;
+    const std::uint64_t shift = len - 1 - k;
+    for (std::uint64_t i = 0; i < rows; ++i) col[i / 64] |= ((values[i] >> shift) & 1) << (i % 64);
+  }
+}
+
+std::vector<double> read_reals(const Words& w, std::uint64_t rows, std::uint64_t first) {
+  std::vector<std::uint64_t> bits = read_field(w, rows, first, kRealBits);
+  std::vector<double> out(rows);
+  for (std::uint64_t i = 0; i < rows; ++i) out[i] = std::bit_cast<double>(bits[i]);
+  return out;
+}
+
+void write_reals(Words& w, std::uint64_t rows, std::uint64_t first, const std::vector<double>& v) {
+  std::vector<std::uint64_t> bits(rows);
+  for (std::uint64_t i = 0; i < rows; ++i) bits[i] = std::bit_cast<std::uint64_t>(v[i]);
+  write_field(w, rows, first, kRealBits, bits);
+}
+
+// s := the system of particle table p and coefficient table c, if their shapes and types are
+// what NB_CHECK (the bodies' common check) accepts; false otherwise.
+bool read_system(Backend& backend, Handle p, Handle c, NBodySystem& s) {
+  const std::uint64_t n = backend.rows(p), crows = backend.rows(c);
+  if (backend.cols(p) != kParticleCols || backend.cols(c) != kCoefCols) return false;
+  std::uint64_t nt = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(crows)));
+  while (nt * nt > crows) --nt;
+  while ((nt + 1) * (nt + 1) <= crows) ++nt;
+  if (nt * nt != crows) return false;
+
+  Words w;
+  backend.read_table(p, w);
+  s.n = n;
+  s.ntypes = static_cast<std::uint32_t>(nt);
+  std::vector<std::uint64_t> types = read_field(w, n, 0, kTypeBits);
+  s.type.resize(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (types[i] >= nt) return false;
+    s.type[i] = static_cast<std::uint32_t>(types[i]);
+  }
+  std::vector<double>* fields[] = {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
+  for (std::uint64_t f = 0; f < 6; ++f) *fields[f] = read_reals(w, n, kTypeBits + f * kRealBits);
+
+  backend.read_table(c, w);
+  s.c0 = read_reals(w, crows, 0);
+  s.c1 = read_reals(w, crows, kRealBits);
+  s.c2 = read_reals(w, crows, 2 * kRealBits);
+  return true;
+}
+
+void write_system(Backend& backend, Handle p, const NBodySystem& s) {
+  Words w(kParticleCols * words_for_bits(s.n), 0);
+  std::vector<std::uint64_t> types(s.type.begin(), s.type.end());
+  write_field(w, s.n, 0, kTypeBits, types);
+  const std::vector<double>* fields[] = {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
+  for (std::uint64_t f = 0; f < 6; ++f) write_reals(w, s.n, kTypeBits + f * kRealBits, *fields[f]);
+  backend.write_table(p, s.n, kParticleCols, w.data());
+}
+
+// A table result of rows x cols fits the variable: unsized, or sized to exactly that shape.
+bool fits(Backend& backend, Handle t, std::uint64_t rows, std::uint64_t cols,
+          const std::function<bool(Handle)>& fixed) {
+  return !fixed(t) || (backend.rows(t) == rows && backend.cols(t) == cols);
+}
+
+// U(d) of one pair type: c0 / d + (c1 / d)^c2 d^2 / (c2 - 2), or c0 / d - c1^2 ln d for c2 = 2
+// (F = -dU/dd along R in both cases). The expression order is NB_PAIRU's.
+double pair_potential(const NBodySystem& s, std::size_t k, double d2) {
+  const double d = std::sqrt(d2), r = 1.0 / d;
+  if (s.c2[k] == 2.0) return s.c0[k] * r - s.c1[k] * s.c1[k] * std::log(d);
+  return s.c0[k] * r + std::pow(s.c1[k] * r, s.c2[k]) * d2 / (s.c2[k] - 2.0);
+}
+
+// kinetic, potential, px, py, pz in double precision, summed in NB_ENERGY's order: the potential
+// over the pairs i < j (row-major), each pair's U the mean of U(type i, type j) and U(type j,
+// type i) (the same for a symmetric C).
+std::vector<double> energy(const NBodySystem& s) {
+  double kinetic = 0.0, potential = 0.0, px = 0.0, py = 0.0, pz = 0.0;
+  const std::size_t nt = s.ntypes;
+  for (std::size_t i = 0; i < s.n; ++i) {
+    kinetic += 0.5 * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i] + s.vz[i] * s.vz[i]);
+    px += s.vx[i];
+    py += s.vy[i];
+    pz += s.vz[i];
+    for (std::size_t j = i + 1; j < s.n; ++j) {
+      const double dx = s.x[i] - s.x[j], dy = s.y[i] - s.y[j], dz = s.z[i] - s.z[j];
+      const double d2 = dx * dx + dy * dy + dz * dz;
+      const std::size_t ab = s.type[i] * nt + s.type[j], ba = s.type[j] * nt + s.type[i];
+      double u = pair_potential(s, ab, d2);
+      if (s.c0[ab] != s.c0[ba] || s.c1[ab] != s.c1[ba] || s.c2[ab] != s.c2[ba])
+        u = 0.5 * (u + pair_potential(s, ba, d2));
+      potential += u;
+    }
+  }
+  return {kinetic, potential, px, py, pz};
+}
+
+}  // namespace
+
+bool runNBodyNative(const std::string& name, Backend& backend, const std::uint64_t* args,
+                    std::size_t count, const std::function<bool(Handle)>& fixed) {
+  if (count < 3) return false;
+  const auto p = static_cast<Handle>(args[0]), c = static_cast<Handle>(args[1]);
+  if (name == "nbody_forces" && count == 3) {
+    const auto f = static_cast<Handle>(args[2]);
+    NBodySystem s;
+    if (!read_system(backend, p, c, s) || !fits(backend, f, s.n, kForceCols, fixed)) return false;
+    std::vector<double> fx, fy, fz;
+    if (!backend.nbody_forces(s, fx, fy, fz)) return false;
+    Words w(kForceCols * words_for_bits(s.n), 0);
+    write_reals(w, s.n, 0, fx);
+    write_reals(w, s.n, kRealBits, fy);
+    write_reals(w, s.n, 2 * kRealBits, fz);
+    backend.write_table(f, s.n, kForceCols, w.data());
+    return true;
+  }
+  if (name == "nbody_verlet" && count == 4) {
+    const double dt = std::bit_cast<double>(args[2]);
+    const auto steps = static_cast<std::int64_t>(args[3]);
+    NBodySystem s;
+    if (!read_system(backend, p, c, s)) return false;
+    if (steps <= 0) return true;  // the body's step loop runs zero times
+    if (!backend.nbody_verlet(s, dt, static_cast<std::uint64_t>(steps))) return false;
+    write_system(backend, p, s);
+    return true;
+  }
+  if (name == "nbody_energy" && count == 3) {
+    const auto e = static_cast<Handle>(args[2]);
+    NBodySystem s;
+    if (!read_system(backend, p, c, s) || !fits(backend, e, 1, kEnergyCols, fixed)) return false;
+    const std::vector<double> values = energy(s);
+    Words w(kEnergyCols, 0);  // one row: one element per column
+    for (std::uint64_t k = 0; k < values.size(); ++k)
+      write_reals(w, 1, k * kRealBits, std::vector<double>{values[k]});
+    backend.write_table(e, 1, kEnergyCols, w.data());
+    return true;
+  }
+  return false;
 }
 
 }  // namespace star

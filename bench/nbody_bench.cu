@@ -1,0 +1,357 @@
+// The N-body module on the GPU (unit nbody; runtime-cuda/kernels/NBodyForces.cu) against the
+// paper's Table 4 (REFERENCE.md section 5) and the peer of ANCHORS.md, measured in the same run:
+//  1. force evaluations, pairs per second (N^2 ordered pairs per evaluation, also for the
+//     triangular loop, which computes half of them) at N = 96000 and 262144: the square loop
+//     with an integer exponent (c2 = 12, powers by multiplication), the general path (the same
+//     system forced through lg2/ex2) with and without the polynomial exp2, the same three with
+//     the triangular loop (the backend's default),
+//     and the peer: a plain shared-memory-tiled kernel with fast log2/exp2 (one particle per
+//     thread, the type pair's coefficients selected per pair, rsqrt(max(R.R, 1e-4))).
+//  2. the paper's test systems (fluorite-like crystals of 324, 6144, 49152, 96000 particles):
+//     seconds per velocity-Verlet step (forces and update, queued back to back on the device,
+//     no host round trip) and per pair, beside the paper's GeForce 8800 GTX and Athlon figures;
+//     and the whole native call (Backend::nbody_verlet: upload, 100 steps, download) per step.
+//  3. square against triangular loop at every size.
+// Times: CUDA events on the backend's stream, median of 5 after a warm-up. Markdown on stdout.
+//   usage: nbody_bench [--quick]   (--quick: fewer sizes and repetitions, for a smoke run)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime-cpu/CpuBackend.h"
+#include "runtime-cuda/CudaBackend.h"
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/DeviceContext.h"
+#include "runtime-cuda/kernels/NBodyDevice.h"
+#include "runtime-cuda/kernels/NBodyForces.h"
+#include "vm/backend/NBodySystem.h"
+
+using namespace star;
+namespace nb = star::cuda::nbody;
+
+namespace {
+
+int g_runs = 5;
+
+// ---- systems -----------------------------------------------------------------------------------
+
+void set_ionic(NBodySystem& s, double c2) {
+  s.ntypes = 2;
+  s.c0 = {4.0, -2.0, -2.0, 1.0};  // charges +2 and -1
+  s.c1 = {1.75, 1.75, 1.75, 1.75};
+  s.c2 = {c2, c2, c2, c2};
+}
+
+// The paper's crystal (NB_CRYSTAL): cells^3 cells of 12, 4 of type 0 (fcc) and 8 of type 1.
+NBodySystem crystal(int cells, double a) {
+  NBodySystem s;
+  const double fcc[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
+  const double half = 0.5 * a * cells;
+  for (int cx = 0; cx < cells; ++cx)
+    for (int cy = 0; cy < cells; ++cy)
+      for (int cz = 0; cz < cells; ++cz)
+        for (int site = 0; site < 12; ++site) {
+          double u[3];
+          for (int k = 0; k < 3; ++k)
+            u[k] = site < 4 ? fcc[site][k] : 0.25 + 0.5 * (((site - 4) >> (2 - k)) & 1);
+          s.type.push_back(site < 4 ? 0 : 1);
+          s.x.push_back(a * (cx + u[0]) - half);
+          s.y.push_back(a * (cy + u[1]) - half);
+          s.z.push_back(a * (cz + u[2]) - half);
+        }
+  s.n = s.type.size();
+  s.vx.assign(s.n, 0.0);
+  s.vy.assign(s.n, 0.0);
+  s.vz.assign(s.n, 0.0);
+  set_ionic(s, 12.0);
+  return s;
+}
+
+// n particles on a jittered cubic grid of spacing 2.5 (no two closer than 1.9), types 2:1.
+NBodySystem jittered(std::size_t n, std::uint64_t seed) {
+  NBodySystem s;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> jitter(-0.3, 0.3);
+  const auto side = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(n))));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t gx = i % side, gy = i / side % side, gz = i / side / side;
+    s.x.push_back(2.5 * gx + jitter(rng));
+    s.y.push_back(2.5 * gy + jitter(rng));
+    s.z.push_back(2.5 * gz + jitter(rng));
+    s.type.push_back(rng() % 3 == 0 ? 0 : 1);
+  }
+  s.n = n;
+  s.vx.assign(n, 0.0);
+  s.vy.assign(n, 0.0);
+  s.vz.assign(n, 0.0);
+  set_ionic(s, 12.0);
+  return s;
+}
+
+// ---- timing ------------------------------------------------------------------------------------
+
+// Median seconds of `work` (queued on `stream`) over g_runs timed runs after one warm-up.
+double time_on(cudaStream_t stream, const std::function<void()>& work) {
+  cudaEvent_t start, stop;
+  cuda::check(cudaEventCreate(&start), "cudaEventCreate");
+  cuda::check(cudaEventCreate(&stop), "cudaEventCreate");
+  work();
+  std::vector<double> runs;
+  for (int r = 0; r < g_runs; ++r) {
+    cuda::check(cudaEventRecord(start, stream), "cudaEventRecord");
+    work();
+    cuda::check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    cuda::check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    cuda::check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    runs.push_back(ms * 1e-3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
+}
+
+// ---- the peer: a plain tiled kernel (ANCHORS.md) ---------------------------------------------
+
+constexpr int kPeerThreads = 256;
+
+__device__ __forceinline__ float peer_lg2(float x) {
+  float y;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ float peer_ex2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// pos: x, y, z, type (0 or 1) per particle, n a multiple of kPeerThreads. c: c0, c1, c2 of the
+// four type pairs.
+__global__ void __launch_bounds__(kPeerThreads)
+    peer_forces(const float4* __restrict__ pos, float4* __restrict__ force, int n, float4 c00,
+                float4 c01, float4 c11) {
+  __shared__ float4 tile[kPeerThreads];
+  const int i = blockIdx.x * kPeerThreads + threadIdx.x;
+  const float4 p = pos[i];
+  const float4 same = p.w == 0.0f ? c00 : c11;  // this particle's pair with its own type
+  float ax = 0.0f, ay = 0.0f, az = 0.0f;
+  for (int base = 0; base < n; base += kPeerThreads) {
+    tile[threadIdx.x] = pos[base + threadIdx.x];
+    __syncthreads();
+#pragma unroll 8
+    for (int k = 0; k < kPeerThreads; ++k) {
+      const float4 q = tile[k];
+      const float4 c = q.w == p.w ? same : c01;
+      const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      const float r = rsqrtf(fmaxf(dx * dx + dy * dy + dz * dz, 1e-4f));
+      const float s = c.x * r * r * r + peer_ex2(c.z * peer_lg2(c.y * r));
+      ax += dx * s;
+      ay += dy * s;
+      az += dz * s;
+    }
+    __syncthreads();
+  }
+  force[i] = make_float4(ax, ay, az, 0.0f);
+}
+
+// Seconds per peer force evaluation of s (n a multiple of kPeerThreads).
+double time_peer(cudaStream_t stream, const NBodySystem& s) {
+  std::vector<float4> host(s.n);
+  for (std::size_t i = 0; i < s.n; ++i)
+    host[i] = make_float4(static_cast<float>(s.x[i]), static_cast<float>(s.y[i]),
+                          static_cast<float>(s.z[i]), static_cast<float>(s.type[i]));
+  float4 *pos = nullptr, *force = nullptr;
+  cuda::check(cudaMalloc(&pos, s.n * sizeof(float4)), "cudaMalloc");
+  cuda::check(cudaMalloc(&force, s.n * sizeof(float4)), "cudaMalloc");
+  cuda::check(cudaMemcpy(pos, host.data(), s.n * sizeof(float4), cudaMemcpyHostToDevice),
+              "cudaMemcpy");
+  auto coef = [&](int k) {
+    return make_float4(static_cast<float>(s.c0[k]), static_cast<float>(s.c1[k]),
+                       static_cast<float>(s.c2[k]), 0.0f);
+  };
+  const int n = static_cast<int>(s.n);
+  const double t = time_on(stream, [&] {
+    peer_forces<<<n / kPeerThreads, kPeerThreads, 0, stream>>>(pos, force, n, coef(0), coef(1),
+                                                               coef(3));
+  });
+  cuda::check_launch("peer_forces");
+  cudaFree(pos);
+  cudaFree(force);
+  return t;
+}
+
+// ---- Star's kernels ----------------------------------------------------------------------------
+
+struct Variant {
+  const char* name;
+  nb::ForceOptions options;
+};
+
+Variant variant(const char* name, nb::PairLoop loop, bool general, bool poly) {
+  Variant v{name, {}};
+  v.options.loop = loop;
+  v.options.general = general;
+  v.options.poly_exp2 = poly;
+  return v;
+}
+
+const Variant kVariants[] = {
+    variant("square, integer c2 = 12", nb::PairLoop::Square, false, false),
+    variant("square, general, special-function unit only", nb::PairLoop::Square, true, false),
+    variant("square, general, polynomial exp2 for every other r^3", nb::PairLoop::Square, true,
+            true),
+    variant("triangular, integer c2 = 12", nb::PairLoop::Triangular, false, false),
+    variant("triangular, general, special-function unit only", nb::PairLoop::Triangular, true,
+            false),
+    variant("triangular, general, polynomial exp2 for every other r^3", nb::PairLoop::Triangular,
+            true, true),
+};
+
+// Seconds per force evaluation of s by one variant (forces only, partial sums left on the device).
+double time_forces(cuda::DeviceContext& ctx, const NBodySystem& s, const nb::ForceOptions& o) {
+  nb::DeviceSystem d;
+  if (!nb::upload(ctx, s, d)) {
+    std::fprintf(stderr, "the GPU declined the system\n");
+    std::exit(1);
+  }
+  const nb::ForcePlan plan = nb::plan_forces(ctx, d, o);
+  const double t = time_on(ctx.stream(), [&] { nb::launch_forces(ctx.launch(), d, plan); });
+  nb::release(ctx, d);
+  return t;
+}
+
+// Seconds per Verlet step (forces + update) of s, `steps` steps queued back to back.
+double time_steps(cuda::DeviceContext& ctx, const NBodySystem& s, const nb::ForceOptions& o,
+                  int steps) {
+  nb::DeviceSystem d;
+  if (!nb::upload(ctx, s, d)) std::exit(1);
+  const nb::ForcePlan plan = nb::plan_forces(ctx, d, o);
+  const double t = time_on(ctx.stream(), [&] {
+    for (int k = 0; k < steps; ++k) {
+      nb::launch_forces(ctx.launch(), d, plan);
+      nb::launch_update(ctx.launch(), d, plan.partials, 1e-4, 1e-4, true);
+    }
+  });
+  nb::release(ctx, d);
+  return t / steps;
+}
+
+double n2(std::size_t n) {
+  return static_cast<double>(n) * static_cast<double>(n);
+}
+
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  if (quick) g_runs = 3;
+  std::string why;
+  if (!cuda_device_available(&why)) {
+    std::printf("no usable CUDA device: %s\n", why.c_str());
+    return 0;
+  }
+  cuda::DeviceContext ctx;
+  int device = 0, sms = 0, clock_khz = 0;
+  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
+  std::printf("# N-body forces and steps on %s (%d SMs, %.2f GHz boost)\n\n",
+              ctx.device_name().c_str(), sms, clock_khz * 1e-6);
+
+  // 1. Pairs per second.
+  std::printf("## Force evaluation, N^2 pairs per evaluation\n\n");
+  std::printf("| kernel | N | ms | pairs/s | s/pair |\n|---|---|---|---|---|\n");
+  const std::vector<std::size_t> big =
+      quick ? std::vector<std::size_t>{96000} : std::vector<std::size_t>{96000, 262144};
+  for (std::size_t n : big) {
+    const NBodySystem s = jittered(n, n);
+    for (const Variant& v : kVariants) {
+      const double t = time_forces(ctx, s, v.options);
+      std::printf("| %s | %zu | %.3f | %s | %s |\n", v.name, n, t * 1e3, sci(n2(n) / t).c_str(),
+                  sci(t / n2(n)).c_str());
+    }
+    const double t = time_peer(ctx.stream(), s);
+    std::printf("| peer: plain tiled kernel, fast log2/exp2 | %zu | %.3f | %s | %s |\n", n, t * 1e3,
+                sci(n2(n) / t).c_str(), sci(t / n2(n)).c_str());
+  }
+
+  // 2. The paper's Table 4.
+  struct Paper {
+    int cells;
+    double gpu, cpu;  // s/step: GeForce 8800 GTX, Athlon64 2.1 GHz
+  };
+  const Paper paper[] = {
+      {3, 0.000048, 0.0075}, {8, 0.004262, 2.6932}, {16, 0.267812, 177.33}, {20, 1.050462, 677.38}};
+  std::printf(
+      "\n## The paper's Table 4: seconds per Verlet step (forces + update), the backend's "
+      "default loop (triangular)\n\n");
+  std::printf(
+      "| N | integer c2, s/step | s/pair | general, s/step | s/pair | "
+      "native call (100 steps), s/step | paper GPU s/step | paper CPU s/step | "
+      "this host's CPU reference, s/step | speed-up over the paper's GPU |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  auto cpu = make_cpu_backend();
+  auto gpu = make_cuda_backend();
+  for (const Paper& p : paper) {
+    if (quick && p.cells > 16) continue;
+    const NBodySystem s = crystal(p.cells, 5.5);
+    const int steps = s.n < 10000 ? 200 : (s.n < 60000 ? 10 : 4);
+    nb::ForceOptions integer, general;  // the defaults, as Backend::nbody_verlet runs them
+    general.general = true;
+    const double ti = time_steps(ctx, s, integer, steps);
+    const double tg = time_steps(ctx, s, general, steps);
+    // The whole native call: upload, 100 steps, download (one host round trip).
+    NBodySystem moved = s;
+    gpu->nbody_verlet(moved, 1e-4, 1);  // warm-up
+    const auto start = std::chrono::steady_clock::now();
+    const int call_steps = s.n < 60000 ? 100 : 10;
+    gpu->nbody_verlet(moved, 1e-4, call_steps);
+    const double tc =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+        call_steps;
+    std::string host = "-";
+    if (s.n <= 6144) {  // one force evaluation is a step's cost
+      std::vector<double> fx, fy, fz;
+      const auto t0 = std::chrono::steady_clock::now();
+      cpu->nbody_forces(s, fx, fy, fz);
+      host = sci(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::printf("| %zu | %s | %s | %s | %s | %s | %g | %g | %s | %.0fx |\n", s.n, sci(ti).c_str(),
+                sci(ti / n2(s.n)).c_str(), sci(tg).c_str(), sci(tg / n2(s.n)).c_str(),
+                sci(tc).c_str(), p.gpu, p.cpu, host.c_str(), p.gpu / ti);
+  }
+
+  // 3. Square against triangular loop (forces only, integer c2).
+  std::printf("\n## Square against triangular (Newton's third law) loop, forces only\n\n");
+  std::printf(
+      "| N | square, integer ms | triangular, integer ms | square, general ms | "
+      "triangular, general ms | peer ms |\n|---|---|---|---|---|---|\n");
+  for (int cells : {3, 8, 16, 20}) {
+    if (quick && cells > 8) continue;
+    const NBodySystem s = crystal(cells, 5.5);
+    double t[4];
+    const int picks[] = {0, 3, 1, 4};  // square and triangular, integer and general (no poly)
+    for (int k = 0; k < 4; ++k) t[k] = time_forces(ctx, s, kVariants[picks[k]].options);
+    const std::string peer = s.n % kPeerThreads == 0 ? sci(time_peer(ctx.stream(), s) * 1e3) : "-";
+    std::printf("| %zu | %.4f | %.4f | %.4f | %.4f | %s |\n", s.n, t[0] * 1e3, t[1] * 1e3,
+                t[2] * 1e3, t[3] * 1e3, peer.c_str());
+  }
+  return 0;
+}
