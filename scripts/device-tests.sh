@@ -29,9 +29,13 @@ note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
   "$D/bin/star" --version; } | tee "$OUT/device.txt"
 
 if want unit; then
-  "$D/bin/cuda_differential_test" > "$OUT/differential.txt" 2>&1; rc=$?
-  note "cuda_differential_test rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/differential.txt" | tr '\n' ' ')"
-  [ $rc -eq 0 ] || status=1
+  # The CUDA-only tests: every primitive and native against the CPU backend, the sorts against
+  # a host oracle.
+  for t in cuda_differential_test cuda_sort_test; do
+    "$D/bin/$t" > "$OUT/$t.txt" 2>&1; rc=$?
+    note "$t rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/$t.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
 fi
 if want oracles; then
   # Every unit test that runs Star programs through startest::Vm (the binaries that hold the name
@@ -41,7 +45,7 @@ if want oracles; then
   # 2 for 1000 iterations, 1 for 10000: no growth, but not equal as the test demands).
   for t in "$D"/bin/*_test; do
     name=$(basename "$t")
-    [ "$name" = cuda_differential_test ] && continue
+    case $name in cuda_*) continue ;; esac
     grep -qa STAR_TEST_BACKEND "$t" || continue
     STAR_TEST_BACKEND=cuda "$t" --gtest_filter=-Interp.SteadyStateColumnLoopDoesNotAllocate \
       > "$OUT/oracle-$name.txt" 2>&1; rc=$?
@@ -81,6 +85,9 @@ if want bench; then
   "$D/bin/warshall_bench" --backend=cpu 1000 2000 > "$OUT/bench-warshall-cpu.md" 2>&1
   [ -x "$D/bin/closure_bench" ] && "$D/bin/closure_bench" > "$OUT/bench-closure.md" 2>&1
   python3 bench/peers/closure_torch.py >> "$OUT/bench-closure.md" 2>&1
+  "$D/bin/sort_bench" --runs 9 > "$OUT/bench-sort.md" 2>&1
+  "$D/bin/segsort_bench" --runs 9 > "$OUT/bench-segsort.md" 2>&1
+  [ -x "$D/bin/nbody_bench" ] && "$D/bin/nbody_bench" > "$OUT/bench-nbody.md" 2>&1
   note "benchmarks written"
 fi
 if want sssp; then
