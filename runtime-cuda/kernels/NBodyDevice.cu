@@ -98,7 +98,10 @@ bool fits_single(const NBodySystem& s, const std::vector<std::size_t>& count,
     for (std::size_t b = 0; b < nt; ++b) {
       if (count[a] == 0 || count[b] == 0) continue;
       const std::size_t k = a * nt + b;
-      if (!std::isfinite(s.c0[k]) || !normal_float(s.c0[k] / (length * length)) ||
+      // A nonzero c0 must not scale to 0 (or length^2 overflow): the Coulomb term would vanish.
+      const double c0_scaled = s.c0[k] / (length * length);
+      if (!std::isfinite(s.c0[k]) || !std::isfinite(length * length) ||
+          !normal_float(c0_scaled) || (s.c0[k] != 0 && c0_scaled == 0) ||
           !std::isfinite(s.c1[k]) || !std::isfinite(s.c2[k]))
         return false;
     }

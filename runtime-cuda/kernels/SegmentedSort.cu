@@ -427,6 +427,8 @@ void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
                                                   static_cast<std::int64_t>(large_segments),
                                                   large_begin, large_end, stream),
         "cub::DeviceSegmentedSort (size)");
+  // At least one byte: a null temp pointer would make the second call a size query again.
+  temp_bytes = std::max<std::size_t>(temp_bytes, 1);
   SortScratch temp(ctx, temp_bytes);
   check(cub::DeviceSegmentedSort::StableSortPairs(
             temp.as<void>(), temp_bytes, keys_in, keys_out, values_in, values_out,

@@ -13,6 +13,8 @@
 namespace star {
 namespace {
 
+std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
+
 using Words = std::vector<std::uint64_t>;
 
 // Column layout of the particle table: the type (8 bits), then x, y, z, vx, vy, vz (f64 each).
@@ -129,7 +131,9 @@ std::vector<double> energy(const NBodySystem& s) {
       const double d2 = dx * dx + dy * dy + dz * dz;
       const std::size_t ab = s.type[i] * nt + s.type[j], ba = s.type[j] * nt + s.type[i];
       double u = pair_potential(s, ab, d2);
-      if (s.c0[ab] != s.c0[ba] || s.c1[ab] != s.c1[ba] || s.c2[ab] != s.c2[ba])
+      // Bit for bit, as the Star body compares the two rows of C (NOTEQ on words).
+      if (bits(s.c0[ab]) != bits(s.c0[ba]) || bits(s.c1[ab]) != bits(s.c1[ba]) ||
+          bits(s.c2[ab]) != bits(s.c2[ba]))
         u = 0.5 * (u + pair_potential(s, ba, d2));
       potential += u;
     }

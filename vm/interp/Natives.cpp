@@ -17,7 +17,7 @@ bool runNative(const std::string& name, Backend& backend, const std::uint64_t* a
     // The cases where ASSOC_EXTF's body stops with an error run the body instead.
     if (backend.length(x) != rows || len < 0 || (fixed(z) && backend.length(z) != rows))
       return false;
-    if (len > 0 && (first < 1 || static_cast<std::uint64_t>(first - 1 + len) > cols)) return false;
+    if (len > 0 && (first < 1 || static_cast<std::uint64_t>(first - 1) + static_cast<std::uint64_t>(len) > cols)) return false;
     return backend.extreme_rows(t, x, static_cast<std::uint64_t>(len > 0 ? first - 1 : 0),
                                 static_cast<std::uint64_t>(len), args[4] != 0, z);
   }
