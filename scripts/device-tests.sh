@@ -104,8 +104,9 @@ if want sssp; then
   done
 fi
 # At most 8 files come back: summary.txt, device.txt, logs.tar.gz and, when they fit, the logs.
+# (STAR_KEEP_LOGS=1 leaves them as they are, for a caller that runs steps one by one and packs.)
 logs=$(cd "$OUT" && ls | grep -vxE 'summary.txt|device.txt|logs.tar.gz')
-if [ -n "$logs" ]; then
+if [ -n "$logs" ] && [ -z "${STAR_KEEP_LOGS:-}" ]; then
   (cd "$OUT" && tar czf logs.tar.gz $logs)
   [ "$(echo "$logs" | wc -l)" -le 5 ] || (cd "$OUT" && rm -f $logs)
 fi
