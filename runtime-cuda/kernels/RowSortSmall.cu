@@ -2,10 +2,13 @@
 //
 // Plan (one block of 1024 threads, two rows each): every row's key is read from the key columns
 // (staged in shared memory) and turned into its order (SortBits.h); a block scan numbers the
-// marked rows and the groups. Two stable block radix sorts then give the order of the marked
-// rows: first by key, then by group, with the unmarked rows in a group of their own after all
-// others (an LSD sort: the result is ordered by group, then key, then row). The k-th row of that
-// order goes to the k-th marked row: source[position[k]] := row; an unmarked row keeps its bits.
+// marked rows and the groups. Then the O(N) rank sort of REFERENCE.md section 3 with N threads
+// (here N / 2 threads of two rows): each thread counts, in one pass over the block's shared
+// (group, key) array, the marked rows that come before each of its rows -- smaller group, or same
+// group and smaller key, or same group and key and a smaller row number. Ties broken by the row
+// number make duplicates correct and the sort stable. Unmarked rows carry a group after every
+// other, so they are never counted. The row of rank k goes to the k-th marked row:
+// source[position[k]] := row; an unmarked row keeps its bits.
 //
 // Move (one warp per column): a column of <= 2048 rows is <= 32 elements, one per lane, so each
 // lane builds its new element by fetching the source bits of its 64 rows from the other lanes
@@ -15,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "runtime-cuda/CudaCheck.h"
@@ -35,11 +37,9 @@ constexpr unsigned kMaxWords = kSmallSortRows / 64;  // elements of a column
 constexpr unsigned kMoveThreads = 256;
 constexpr unsigned kMoveWarps = kMoveThreads / kWarp;
 
-// Group numbers fit in 11 bits; the unmarked rows' group is kSmallSortRows (12 bits) for SEGSORT,
-// 1 for SORT, where every marked row is in group 0.
-constexpr int kGroupBitsSegmented = 12;
+// Group numbers are < kSmallSortRows; the unmarked rows' group is kSmallSortRows, after all.
+constexpr std::uint16_t kUnmarkedGroup = kSmallSortRows;
 
-using PlanSort = cub::BlockRadixSort<std::uint64_t, kPlanThreads, kPlanPerThread, std::uint16_t>;
 using PlanScan = cub::BlockScan<std::uint32_t, kPlanThreads>;
 
 __device__ __forceinline__ bool bit_at(const std::uint64_t* v, std::uint64_t i) {
@@ -53,11 +53,11 @@ __global__ void __launch_bounds__(kPlanThreads)
                       const std::uint64_t* __restrict__ heads, std::uint64_t first,
                       std::uint64_t len, KeyOrder order, std::uint16_t* __restrict__ source) {
   __shared__ union {
-    PlanSort::TempStorage sort;
     PlanScan::TempStorage scan;
     std::uint64_t key_words[64 * kMaxWords];  // the key field's columns, len x words
   } tmp;
-  __shared__ std::uint16_t group_of[kSmallSortRows];  // a row's group (sort key of pass 2)
+  __shared__ std::uint64_t order_of[kSmallSortRows];  // a row's key order
+  __shared__ std::uint16_t group_of[kSmallSortRows];  // a row's group
   __shared__ std::uint16_t position[kSmallSortRows];  // the k-th marked row
 
   for (std::uint64_t e = threadIdx.x; e < len * words; e += kPlanThreads) {
@@ -66,7 +66,6 @@ __global__ void __launch_bounds__(kPlanThreads)
   __syncthreads();
 
   std::uint64_t key[kPlanPerThread];
-  std::uint16_t row[kPlanPerThread];
   std::uint32_t packed[kPlanPerThread];  // marked (bit 0) and head (bit 16): scanned together
   bool marked[kPlanPerThread];
   bool head[kPlanPerThread];
@@ -82,35 +81,38 @@ __global__ void __launch_bounds__(kPlanThreads)
       }
     }
     key[i] = to_order(field, order);
-    row[i] = static_cast<std::uint16_t>(r);
     packed[i] = (marked[i] ? 1u : 0u) | (head[i] ? 1u << 16 : 0u);
   }
   __syncthreads();  // key_words is dead: the scan reuses its storage
 
   std::uint32_t before[kPlanPerThread];
   PlanScan(tmp.scan).ExclusiveSum(packed, before);
-  const std::uint32_t unmarked_group = heads != nullptr ? kSmallSortRows : 1;
+  std::uint16_t group[kPlanPerThread];
   for (unsigned i = 0; i < kPlanPerThread; ++i) {
     const unsigned r = threadIdx.x * kPlanPerThread + i;
     // Row 0 is a head, so a row's group is the number of heads up to it, minus 1.
-    group_of[r] =
-        static_cast<std::uint16_t>(marked[i] ? (before[i] >> 16) + head[i] - 1 : unmarked_group);
+    group[i] = marked[i] ? static_cast<std::uint16_t>((before[i] >> 16) + head[i] - 1)
+                         : kUnmarkedGroup;
+    group_of[r] = group[i];
+    order_of[r] = key[i];
     if (marked[i]) position[before[i] & 0xFFFF] = static_cast<std::uint16_t>(r);
   }
   __syncthreads();
 
-  PlanSort(tmp.sort).Sort(key, row, 0, static_cast<int>(len));
-  __syncthreads();
-  std::uint64_t group[kPlanPerThread];
-  for (unsigned i = 0; i < kPlanPerThread; ++i) group[i] = group_of[row[i]];
-  PlanSort(tmp.sort).Sort(group, row, 0, heads != nullptr ? kGroupBitsSegmented : 1);
-
-  // Blocked arrangement: this thread holds places kPlanPerThread * threadIdx.x + i of the order.
+  // The rank sort: one pass over all rows, every thread reading the same row (a broadcast).
+  std::uint32_t rank[kPlanPerThread] = {};
+  for (unsigned t = 0; t < rows; ++t) {
+    const std::uint16_t g = group_of[t];
+    const std::uint64_t k = order_of[t];
+    for (unsigned i = 0; i < kPlanPerThread; ++i) {
+      const unsigned r = threadIdx.x * kPlanPerThread + i;
+      rank[i] += g < group[i] || (g == group[i] && (k < key[i] || (k == key[i] && t < r)));
+    }
+  }
   for (unsigned i = 0; i < kPlanPerThread; ++i) {
-    const unsigned k = threadIdx.x * kPlanPerThread + i;
-    if (group[i] != unmarked_group) source[position[k]] = row[i];
-    const std::uint64_t r = k;  // and the rows of this thread's own two that are not marked
-    if (r < rows && !marked[i]) source[r] = static_cast<std::uint16_t>(r);
+    const std::uint64_t r = threadIdx.x * kPlanPerThread + i;
+    if (r >= rows) continue;
+    source[marked[i] ? position[rank[i]] : r] = static_cast<std::uint16_t>(r);
   }
 }
 

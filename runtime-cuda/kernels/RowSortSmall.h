@@ -1,5 +1,6 @@
 // SORT and SEGSORT of a table of at most kSmallSortRows rows (RowSort.cu's short path): one block
-// plans the permutation, then one warp per column moves the bits. Two launches, whatever the keys.
+// plans the permutation with the O(N) rank sort (ties by row number), then one warp per column
+// moves the bits. Two launches, whatever the keys.
 #pragma once
 
 #include <cstdint>
