@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "runtime-cpu/CpuBackend.h"
+#include "runtime-cpu/NBodyReference.h"
 #include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/DeviceContext.h"
@@ -51,27 +52,9 @@ void set_ionic(NBodySystem& s, double c2) {
   s.c2 = {c2, c2, c2, c2};
 }
 
-// The paper's crystal (NB_CRYSTAL): cells^3 cells of 12, 4 of type 0 (fcc) and 8 of type 1.
+// The paper's crystal (NB_CRYSTAL) with the example's ionic coefficients.
 NBodySystem crystal(int cells, double a) {
-  NBodySystem s;
-  const double fcc[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
-  const double half = 0.5 * a * cells;
-  for (int cx = 0; cx < cells; ++cx)
-    for (int cy = 0; cy < cells; ++cy)
-      for (int cz = 0; cz < cells; ++cz)
-        for (int site = 0; site < 12; ++site) {
-          double u[3];
-          for (int k = 0; k < 3; ++k)
-            u[k] = site < 4 ? fcc[site][k] : 0.25 + 0.5 * (((site - 4) >> (2 - k)) & 1);
-          s.type.push_back(site < 4 ? 0 : 1);
-          s.x.push_back(a * (cx + u[0]) - half);
-          s.y.push_back(a * (cy + u[1]) - half);
-          s.z.push_back(a * (cz + u[2]) - half);
-        }
-  s.n = s.type.size();
-  s.vx.assign(s.n, 0.0);
-  s.vy.assign(s.n, 0.0);
-  s.vz.assign(s.n, 0.0);
+  NBodySystem s = cpu::fluorite_crystal(cells, a);
   set_ionic(s, 12.0);
   return s;
 }

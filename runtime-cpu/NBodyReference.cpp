@@ -93,4 +93,27 @@ void nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) {
   }
 }
 
+NBodySystem fluorite_crystal(int cells, double a) {
+  NBodySystem s;
+  const double fcc[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
+  const double half = 0.5 * a * cells;
+  for (int cx = 0; cx < cells; ++cx)
+    for (int cy = 0; cy < cells; ++cy)
+      for (int cz = 0; cz < cells; ++cz)
+        for (int site = 0; site < 12; ++site) {
+          double u[3];
+          for (int k = 0; k < 3; ++k)
+            u[k] = site < 4 ? fcc[site][k] : 0.25 + 0.5 * (((site - 4) >> (2 - k)) & 1);
+          s.type.push_back(site < 4 ? 0 : 1);
+          s.x.push_back(a * (cx + u[0]) - half);
+          s.y.push_back(a * (cy + u[1]) - half);
+          s.z.push_back(a * (cz + u[2]) - half);
+        }
+  s.n = s.type.size();
+  s.vx.assign(s.n, 0.0);
+  s.vy.assign(s.n, 0.0);
+  s.vz.assign(s.n, 0.0);
+  return s;
+}
+
 }  // namespace star::cpu

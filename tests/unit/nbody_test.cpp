@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "runtime-cpu/CpuBackend.h"
+#include "runtime-cpu/NBodyReference.h"
 #include "tests/unit/support/StarTestUtil.h"
 #include "vm/backend/NBodySystem.h"
 
@@ -81,35 +82,9 @@ NBodySystem random_system(std::mt19937_64& rng, std::size_t n, std::uint32_t nty
   return s;
 }
 
-// The paper's crystal, built here independently of NB_CRYSTAL: cells^3 cubic cells of constant
-// a, 4 particles of type 0 on the fcc sites and 8 of type 1 on the tetrahedral sites of each,
-// cell by cell (z fastest), centred on the origin; zero velocities.
-NBodySystem crystal(int cells, double a) {
-  NBodySystem s;
-  const double fcc[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
-  const double half = 0.5 * a * cells;
-  for (int cx = 0; cx < cells; ++cx)
-    for (int cy = 0; cy < cells; ++cy)
-      for (int cz = 0; cz < cells; ++cz)
-        for (int site = 0; site < 12; ++site) {
-          double u[3];
-          for (int k = 0; k < 3; ++k)
-            u[k] = site < 4 ? fcc[site][k] : 0.25 + 0.5 * (((site - 4) >> (2 - k)) & 1);
-          s.type.push_back(site < 4 ? 0 : 1);
-          s.x.push_back(a * (cx + u[0]) - half);
-          s.y.push_back(a * (cy + u[1]) - half);
-          s.z.push_back(a * (cz + u[2]) - half);
-        }
-  s.n = s.type.size();
-  s.vx.assign(s.n, 0.0);
-  s.vy.assign(s.n, 0.0);
-  s.vz.assign(s.n, 0.0);
-  return s;
-}
-
-// The crystal of examples/nbody/crystal.star: charges +2 and -1, c1 = 1.75, c2 = 12.
 NBodySystem example_crystal(int cells) {
-  NBodySystem s = crystal(cells, 5.5);
+  // Built in C++ (star::cpu::fluorite_crystal), independently of NB_CRYSTAL's Star code.
+  NBodySystem s = star::cpu::fluorite_crystal(cells, 5.5);
   set_ionic(s, {2.0, -1.0}, 1.75, 12.0);
   return s;
 }
