@@ -39,20 +39,6 @@ begin
 end.
 )";
 
-// The driver, compiled against the source tree's stdlib/.
-startest::Compiled compileDriver(const startest::TempDir& dir) {
-  startest::Compiled c;
-  std::ostringstream diags;
-  star::CompileOptions options;
-  options.warnUnused = false;
-  options.modulePath.push_back(startest::sourceDir() + "/stdlib");
-  star::Compilation comp(diags, options);
-  c.ok = comp.compileFile(dir.write("agree.star", kDriver));
-  c.diagnostics = diags.str();
-  if (c.ok) c.module = comp.takeModule();
-  return c;
-}
-
 struct Outcome {
   std::string output;
   std::uint64_t nativeCalls = 0;
@@ -68,7 +54,7 @@ Outcome runOnce(const star::Module& m, const std::vector<std::string>& args, boo
 
 TEST(NativeAgreement, NativeAndStarBodiesGiveIdenticalResults) {
   startest::TempDir dir;
-  startest::Compiled c = compileDriver(dir);
+  startest::Compiled c = startest::compileWithStdlib(dir, kDriver, "agree.star");
   ASSERT_TRUE(c.ok) << c.diagnostics;
   std::mt19937_64 rng(2026);
   int squareCases = 0;
@@ -111,7 +97,7 @@ TEST(NativeAgreement, RunsOnTheRequestedBackend) {
 // A case the body reports as an error (a field beyond the table) runs the body, which reports it.
 TEST(NativeAgreement, ErrorsComeFromTheBody) {
   startest::TempDir dir;
-  startest::Compiled c = compileDriver(dir);
+  startest::Compiled c = startest::compileWithStdlib(dir, kDriver, "agree.star");
   ASSERT_TRUE(c.ok) << c.diagnostics;
   const std::string file = dir.write("t.txt", "0101\n0011\n1111\n");
   for (bool natives : {true, false}) {

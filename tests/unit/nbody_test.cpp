@@ -376,19 +376,6 @@ std::vector<std::vector<double>> read_rows(const std::string& path) {
   return rows;
 }
 
-startest::Compiled compile_with_stdlib(const startest::TempDir& dir, const std::string& source) {
-  startest::Compiled c;
-  std::ostringstream diags;
-  star::CompileOptions options;
-  options.warnUnused = false;
-  options.modulePath.push_back(startest::sourceDir() + "/stdlib");
-  star::Compilation comp(diags, options);
-  c.ok = comp.compileFile(dir.write("prog.star", source));
-  c.diagnostics = diags.str();
-  if (c.ok) c.module = comp.takeModule();
-  return c;
-}
-
 // Args: P file, C file, and the files for the forces, the state after 3 Verlet steps of 0.01,
 // and the energy.
 const char* kDriver = R"(program NBodyDriver;
@@ -457,7 +444,7 @@ Gap gap(const std::vector<std::vector<double>>& a, const std::vector<std::vector
 // forces are single precision: 1e-4.
 TEST(NBodyStar, NativesAgreeWithTheBodies) {
   startest::TempDir dir;
-  const startest::Compiled c = compile_with_stdlib(dir, kDriver);
+  const startest::Compiled c = startest::compileWithStdlib(dir, kDriver);
   ASSERT_TRUE(c.ok) << c.diagnostics;
   std::mt19937_64 rng(7);
   int trial = 0;
@@ -514,7 +501,7 @@ TEST(NBodyStar, NativesAgreeWithTheBodies) {
 // the potential computed here.
 TEST(NBodyStar, CrystalIsTheFluoriteLikeCrystal) {
   startest::TempDir dir;
-  const startest::Compiled ok = compile_with_stdlib(dir, R"(program Cr;
+  const startest::Compiled ok = startest::compileWithStdlib(dir, R"(program Cr;
 uses nbody;
 var P, E: table; C: table(4, 192);
 begin
@@ -573,7 +560,7 @@ TEST(NBodyStar, BadTablesAreErrors) {
   for (const Case& k : cases) {
     const std::string source = std::string("program Bad; uses nbody; var w: word(392); ") +
                                k.setup + " begin " + k.call + " end.";
-    const startest::Compiled c = compile_with_stdlib(dir, source);
+    const startest::Compiled c = startest::compileWithStdlib(dir, source);
     ASSERT_TRUE(c.ok) << source << "\n" << c.diagnostics;
     for (bool natives : {true, false}) {
       startest::Vm vm;

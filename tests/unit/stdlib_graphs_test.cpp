@@ -77,20 +77,6 @@ bool hasNegative(const Graph& g) {
 
 // ------------------------------------------------------------------ Star side
 
-startest::Compiled compileWithStdlib(const startest::TempDir& dir, const std::string& source,
-                                     const std::string& name) {
-  startest::Compiled c;
-  c.path = dir.write(name, source);
-  std::ostringstream diags;
-  CompileOptions options;
-  options.modulePath.push_back(startest::sourceDir() + "/stdlib");
-  Compilation comp(diags, options);
-  c.ok = comp.compileFile(c.path);
-  c.diagnostics = diags.str();
-  if (c.ok) c.module = comp.takeModule();
-  return c;
-}
-
 // Args: graph file, n, source, sign file or "-". Prints "v dist pred" or "v - pred".
 const char* kDijkstraDriver = R"(program DijkstraDriver;
 uses graphs;
@@ -415,7 +401,7 @@ std::string checkTree(const Graph& g, const Tree& t, int root) {
 class StdlibGraphs : public ::testing::Test {
  protected:
   startest::Compiled compile(const std::string& source, const std::string& name) {
-    startest::Compiled c = compileWithStdlib(dir, source, name);
+    startest::Compiled c = startest::compileWithStdlib(dir, source, name, true);
     EXPECT_TRUE(c.ok) << c.diagnostics;
     return c;
   }

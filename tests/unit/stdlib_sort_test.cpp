@@ -52,25 +52,6 @@ end.
 
 // The source tree's stdlib/: under $STAR_SOURCE_DIR when set (tests carried to another machine
 // by scripts/device-tests.sh), else in the tree the test was built from.
-std::string stdlibDir() {
-  const char* env = std::getenv("STAR_SOURCE_DIR");
-  return std::string(env && *env ? env : STAR_SOURCE_DIR) + "/stdlib";
-}
-
-startest::Compiled compileDriver(const startest::TempDir& dir, const char* source,
-                                 const std::string& name) {
-  startest::Compiled c;
-  std::ostringstream diags;
-  star::CompileOptions options;
-  options.warnUnused = false;
-  options.modulePath.push_back(stdlibDir());
-  star::Compilation comp(diags, options);
-  c.ok = comp.compileFile(dir.write(name, source));
-  c.diagnostics = diags.str();
-  if (c.ok) c.module = comp.takeModule();
-  return c;
-}
-
 // ---------------------------------------------------------------- the oracle
 
 // A fixed underlying type: the bad-argument test passes kinds outside 0..2 through it.
@@ -338,7 +319,7 @@ std::string describe(const Case& c) {
 class SortOracle : public ::testing::Test {
  protected:
   void SetUp() override {
-    compiled_ = compileDriver(dir_, kDriver, "sort_oracle.star");
+    compiled_ = startest::compileWithStdlib(dir_, kDriver, "sort_oracle.star");
     ASSERT_TRUE(compiled_.ok) << compiled_.diagnostics;
   }
 
@@ -516,7 +497,7 @@ TEST_F(SortOracle, BadArgumentsAreRuntimeErrorsFromTheBody) {
 // GROUPHEADS marks row 1 and every row whose field differs from the previous row's.
 TEST(SortHeads, GroupHeadsMarksChangesOfTheField) {
   startest::TempDir dir;
-  startest::Compiled c = compileDriver(dir, kHeadsDriver, "heads.star");
+  startest::Compiled c = startest::compileWithStdlib(dir, kHeadsDriver, "heads.star");
   ASSERT_TRUE(c.ok) << c.diagnostics;
   std::mt19937_64 rng(7004);
   for (int trial = 0; trial < 60; ++trial) {

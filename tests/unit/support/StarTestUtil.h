@@ -79,12 +79,14 @@ struct Compiled {
   star::Module module;
 };
 
-inline Compiled compileFile(const std::string& path, bool warnUnused = true) {
+inline Compiled compileFile(const std::string& path, bool warnUnused = true,
+                            std::vector<std::string> modulePath = {}) {
   Compiled c;
   c.path = path;
   std::ostringstream diags;
   star::CompileOptions options;
   options.warnUnused = warnUnused;
+  options.modulePath = std::move(modulePath);
   star::Compilation comp(diags, options);
   c.ok = comp.compileFile(path);
   c.diagnostics = diags.str();
@@ -95,6 +97,12 @@ inline Compiled compileFile(const std::string& path, bool warnUnused = true) {
 inline Compiled compileSource(const TempDir& dir, const std::string& source,
                               const std::string& name = "prog.star", bool warnUnused = true) {
   return compileFile(dir.write(name, source), warnUnused);
+}
+
+// As compileSource, with the source tree's stdlib/ (sourceDir()) on the unit search path.
+inline Compiled compileWithStdlib(const TempDir& dir, const std::string& source,
+                                  const std::string& name = "prog.star", bool warnUnused = false) {
+  return compileFile(dir.write(name, source), warnUnused, {sourceDir() + "/stdlib"});
 }
 
 // Output of a run and the runtime error it ended with, if any.
