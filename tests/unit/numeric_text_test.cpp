@@ -10,20 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/unit/support/TableFileErrorOf.h"
 #include "vm/io/NumericText.h"
 
 namespace star {
 namespace {
 
-template <typename F>
-std::string errorOf(F&& f) {
-  try {
-    f();
-  } catch (const TableFileError& e) {
-    return e.what();
-  }
-  return "";
-}
+using startest::errorOf;
 
 NumLayout layoutOf(const std::string& text) {
   std::string error;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/unit/support/StarTestUtil.h"
+#include "tests/unit/support/TableFileErrorOf.h"
 #include "vm/io/GraphFiles.h"
 #include "vm/io/TableText.h"
 
@@ -26,16 +27,7 @@ std::vector<std::string> rowsOf(const TableData& t) {
   return out;
 }
 
-// The error message of `f`, or "" when it throws nothing.
-template <typename F>
-std::string errorOf(F&& f) {
-  try {
-    f();
-  } catch (const TableFileError& e) {
-    return e.what();
-  }
-  return "";
-}
+using startest::errorOf;
 
 // ------------------------------------------------------------------ table text
 
