@@ -11,7 +11,7 @@
 
 namespace star::bench {
 
-// A sparse random digraph with about `arcsPerVertex` arcs per vertex, as ANCHORS.md measures.
+// A sparse random digraph with about `arcsPerVertex` arcs per vertex, as bench/RESULTS.md's peers.
 inline TableData randomDigraph(std::uint64_t n, double arcsPerVertex, std::uint64_t seed) {
   TableData t;
   t.reshape(n, n);

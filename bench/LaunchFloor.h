@@ -1,5 +1,5 @@
 // The peer of the primitive benchmark: what any host-driven GPU VM pays per primitive, measured
-// in the same run (ANCHORS.md: empty kernel back to back, kernel + 8-byte read-back).
+// in the same run (bench/RESULTS.md peers: empty kernel back to back, kernel + 8-byte read-back).
 #pragma once
 
 namespace star::bench {

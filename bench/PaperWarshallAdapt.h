@@ -1,4 +1,4 @@
-// The paper's GPU Warshall (REFERENCE.md, Listing 4, "WARSHALL-adapt"): the host loops over k and
+// The paper's GPU Warshall (docs/PAPERS.md, Listing 4, "WARSHALL-adapt"): the host loops over k and
 // launches one kernel per k in which block i updates column i. A peer of the native closure,
 // measured in the same run.
 #pragma once

@@ -1,10 +1,10 @@
 // The native transitive closure (Backend::transitive_closure, what `native 'transitive_closure'`
-// runs for WARSHALL) on sparse random digraphs with about 2 arcs per vertex, as ANCHORS.md
-// measures: the CUDA backend at n = 1000, 2000, 5000, 10000 and the CPU backend at n = 1000, 2000.
-// Each figure is the median of 5 timed calls after a warm-up; the upload of the graph is not
-// timed (each call starts from the graph again), the final synchronize is. The GPU result must
-// equal the CPU result wherever both ran. Prints a Markdown table beside the paper's Table 2
-// (WARSHALL-adapt on a K40) and the H200 peers of ANCHORS.md.
+// runs for WARSHALL) on sparse random digraphs with about 2 arcs per vertex, as the peer figures of
+// bench/RESULTS.md use: the CUDA backend at n = 1000, 2000, 5000, 10000 and the CPU backend
+// at n = 1000, 2000. Each figure is the median of 5 timed calls after a warm-up; the upload of the
+// graph is not timed (each call starts from the graph again), the final synchronize is. The GPU
+// result must equal the CPU result wherever both ran. Prints a Markdown table beside the paper's
+// Table 2 (WARSHALL-adapt on a K40) and the H200 peers (bench/RESULTS.md, peer figures).
 //   usage: closure_bench [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...]
 #include <algorithm>
 #include <bit>
@@ -78,7 +78,7 @@ std::string seconds(double s) {
   return buf;
 }
 
-// The paper's Table 2 (WARSHALL-adapt, NVIDIA K40) and ANCHORS.md's H200 peers, in seconds.
+// The paper's Table 2 (WARSHALL-adapt, K40) and the H200 peers (bench/RESULTS.md), in seconds.
 struct Reference {
   double paper_k40;
   double kernel_per_k;
@@ -174,8 +174,8 @@ int main(int argc, char** argv) {
   std::printf("CPU: %s. GPU: %s.\n\n", cpu->device().c_str(), gpu ? gpu->device().c_str() : "none");
   std::printf(
       "| n | arcs | closure density | Star CPU | Star CUDA | GPU = CPU | paper's kernel per k, "
-      "this GPU, same run | paper Table 2, WARSHALL-adapt (K40) | kernel per k (ANCHORS.md "
-      "H200) | tensor-core squaring (ANCHORS.md H200) |\n");
+      "this GPU, same run | paper Table 2, WARSHALL-adapt (K40) | kernel per k (peer "
+      "H200) | tensor-core squaring (peer H200) |\n");
   std::printf("|---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|\n");
   for (const Row& r : rows) {
     const auto ref = kReferences.find(r.n);

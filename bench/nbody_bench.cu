@@ -1,5 +1,5 @@
 // The N-body module on the GPU (unit nbody; runtime-cuda/kernels/NBodyForces.cu) against the
-// paper's Table 4 (REFERENCE.md section 5) and the peer of ANCHORS.md, measured in the same run:
+// paper's Table 4 (docs/PAPERS.md §5) and the peer of bench/RESULTS.md, measured in the same run:
 //  1. force evaluations, pairs per second (N^2 ordered pairs per evaluation, also for the
 //     triangular loop, which computes half of them) at N = 96000 and 262144: the square loop
 //     with an integer exponent (c2 = 12, powers by multiplication), the general path (the same
@@ -104,7 +104,7 @@ double time_on(cudaStream_t stream, const std::function<void()>& work) {
   return runs[runs.size() / 2];
 }
 
-// ---- the peer: a plain tiled kernel (ANCHORS.md) ---------------------------------------------
+// ---- the peer: a plain tiled kernel (bench/RESULTS.md) ---------------------------------------
 
 constexpr int kPeerThreads = 256;
 

@@ -1,7 +1,7 @@
 // Many short sorts (the segmented rank sort behind SEGSORT) against CUB in the same run, on the
-// three cases of ANCHORS.md: 200,000 arrays of 30..120 keys, 100,000 of 100..256, 500,000 of
-// 1..32; float keys with many duplicates, value = index. Star's array entry point
-// (segmented_sort_pairs) against cub::DeviceSegmentedSort::SortPairs and StableSortPairs and
+// three cases of the peer figures in bench/RESULTS.md: 200,000 arrays of 30..120 keys, 100,000 of
+// 100..256, 500,000 of 1..32; float keys with many duplicates, value = index. Star's array entry
+// point (segmented_sort_pairs) against cub::DeviceSegmentedSort::SortPairs and StableSortPairs and
 // cub::DeviceSegmentedRadixSort::SortPairs, all timed with CUDA events on one stream, medians of
 // --runs runs after a warm-up. Star's result must equal CUB's stable one. The first case is also
 // timed through the table path: SEGSORT of a 64-column table (key in columns 1..32, index in
@@ -34,7 +34,7 @@ namespace {
 
 struct Case {
   std::uint64_t arrays, lo, hi;
-  const char* target;  // ANCHORS.md's goal for Star
+  const char* target;  // the goal for Star (bench/RESULTS.md, peer figures)
 };
 
 template <class Fn>

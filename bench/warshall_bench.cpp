@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
         }
       }
     // The inner loop of WARSHALL_C runs once per (k, i) with P(k, i) = 1 when row k is read:
-    // j, the number of 1s of the closure (REFERENCE.md), bounds it.
+    // j, the number of 1s of the closure (docs/PAPERS.md §1), bounds it.
     std::printf("| %llu | %llu | %llu | %.4f | %.4f | %.2fx | %.3f |\n", (unsigned long long)n,
                 (unsigned long long)arcs, (unsigned long long)ones, cpp, star, star / cpp,
                 star * 1e6 / static_cast<double>(ones));

@@ -376,7 +376,7 @@ class CpuBackend final : public Backend {
   void synchronize() override {}
 
   // ---- native library procedures ---------------------------------------------------------
-  // Warshall on the columns, as WARSHALL_C (REFERENCE.md, Listing 2) does it: for each pivot k,
+  // Warshall on the columns, as WARSHALL_C (docs/PAPERS.md, Listing 2) does it: for each pivot k,
   // column i |= column k for every i with P(k, i) = 1. During step k neither column k (only
   // `column k |= column k` could touch it) nor row k (bit k of column i becomes 1 only where it
   // already is) changes, so row k is gathered once, before the column updates.

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""PyTorch peers of the transitive-closure benchmark (ANCHORS.md), run on the same GPU in the
-same session as bench/closure_bench: boolean closure by repeated squaring on tensor cores (fp16
-matmul + clamp, until nothing changes) and, for n <= 2000, the loop `R |= R[:,k] & R[k,:]`.
-Random digraphs with about 2 arcs per vertex (numpy's generator, so not the same graphs as
-closure_bench: the same size and density). Median of 5 after a warm-up, CUDA events.
+"""PyTorch peers of the transitive-closure benchmark (bench/RESULTS.md, peer figures), run on the
+same GPU in the same session as bench/closure_bench: boolean closure by repeated squaring on tensor
+cores (fp16 matmul + clamp, until nothing changes) and, for n <= 2000, the loop
+`R |= R[:,k] & R[k,:]`. Random digraphs with about 2 arcs per vertex (numpy's generator, so not the
+same graphs as closure_bench: the same size and density). Median of 5 after a warm-up, CUDA events.
 Prints Markdown; exits 0 without printing a table when torch or a GPU is missing."""
 import sys
 

@@ -2,7 +2,7 @@
 //
 // Plan (one block of 1024 threads, two rows each): every row's key is read from the key columns
 // (staged in shared memory) and turned into its order (SortBits.h); a block scan numbers the
-// marked rows and the groups. Then the O(N) rank sort of REFERENCE.md section 3 with N threads
+// marked rows and the groups. Then the O(N) rank sort of docs/PAPERS.md §3 with N threads
 // (here N / 2 threads of two rows): each thread counts, in one pass over the block's shared
 // (group, key) array, the marked rows that come before each of its rows -- smaller group, or same
 // group and smaller key, or same group and key and a smaller row number. Ties broken by the row

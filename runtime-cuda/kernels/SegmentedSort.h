@@ -1,6 +1,6 @@
 // Many independent stable sorts at once (the segmented sort behind SEGSORT), on plain device
 // arrays: RowSort.cu's table path and bench/segsort_bench.cu call it. Short segments are rank
-// sorted (REFERENCE.md sections 2 and 3: rank = number of smaller keys, ties broken by index), by
+// sorted (docs/PAPERS.md §2 and §3: rank = number of smaller keys, ties broken by index), by
 // size class; segments longer than kBlockSegmentMax go to cub::DeviceSegmentedSort.
 #pragma once
 

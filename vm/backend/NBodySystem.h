@@ -2,7 +2,7 @@
 // (Backend::nbody_forces, Backend::nbody_verlet): structure of arrays in double precision.
 //
 // The force on particle i is F_i = sum over j != i of R_ij * (c0 r^3 + (c1 r)^c2), with
-// R_ij = x_i - x_j and r = 1 / |R_ij| (REFERENCE.md, section 5); (c0, c1, c2) are those of the
+// R_ij = x_i - x_j and r = 1 / |R_ij| (docs/PAPERS.md, section 5); (c0, c1, c2) are those of the
 // pair of types (type[i], type[j]): index type[i] * ntypes + type[j]. All masses are 1.
 #pragma once
 
