@@ -15,7 +15,7 @@ namespace star::bench {
 struct BackendCounts {
   std::uint64_t primitives = 0;  // every call but shape queries, create and destroy
   std::uint64_t syncs = 0;       // the calls that return a value the host waits for
-  std::uint64_t finds = 0;       // find_first (FND)
+  std::uint64_t finds = 0;       // findFirst (FND)
   std::uint64_t steps = 0;       // step (STEP)
 };
 
@@ -27,16 +27,16 @@ class CountingBackend final : public Backend {
   std::string name() const override { return b_.name(); }
   std::string device() const override { return b_.device(); }
 
-  Handle create_bits() override { return b_.create_bits(); }
-  Handle create_table() override { return b_.create_table(); }
+  Handle createBits() override { return b_.createBits(); }
+  Handle createTable() override { return b_.createTable(); }
   void destroy(Handle h) override { b_.destroy(h); }
-  void resize_bits(Handle v, std::uint64_t length) override {
+  void resizeBits(Handle v, std::uint64_t length) override {
     prim();
-    b_.resize_bits(v, length);
+    b_.resizeBits(v, length);
   }
-  void resize_table(Handle t, std::uint64_t rows, std::uint64_t cols) override {
+  void resizeTable(Handle t, std::uint64_t rows, std::uint64_t cols) override {
     prim();
-    b_.resize_table(t, rows, cols);
+    b_.resizeTable(t, rows, cols);
   }
   std::uint64_t length(Handle v) const override { return b_.length(v); }
   std::uint64_t rows(Handle t) const override { return b_.rows(t); }
@@ -46,34 +46,34 @@ class CountingBackend final : public Backend {
     prim();
     b_.fill(v, bit);
   }
-  void copy_bits(Handle dst, Handle src) override {
+  void copyBits(Handle dst, Handle src) override {
     prim();
-    b_.copy_bits(dst, src);
+    b_.copyBits(dst, src);
   }
   void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
     prim();
     b_.bitwise(op, dst, a, b);
   }
-  void bit_not(Handle dst, Handle a) override {
+  void bitNot(Handle dst, Handle a) override {
     prim();
-    b_.bit_not(dst, a);
+    b_.bitNot(dst, a);
   }
-  void first_only(Handle dst, Handle a) override {
+  void firstOnly(Handle dst, Handle a) override {
     prim();
-    b_.first_only(dst, a);
+    b_.firstOnly(dst, a);
   }
-  bool get_bit(Handle v, std::uint64_t i) override {
+  bool getBit(Handle v, std::uint64_t i) override {
     sync();
-    return b_.get_bit(v, i);
+    return b_.getBit(v, i);
   }
-  void set_bit(Handle v, std::uint64_t i, bool bit) override {
+  void setBit(Handle v, std::uint64_t i, bool bit) override {
     prim();
-    b_.set_bit(v, i, bit);
+    b_.setBit(v, i, bit);
   }
-  std::int64_t find_first(Handle v) override {
+  std::int64_t findFirst(Handle v) override {
     sync();
     ++counts.finds;
-    return b_.find_first(v);
+    return b_.findFirst(v);
   }
   std::int64_t step(Handle v) override {
     sync();
@@ -109,80 +109,80 @@ class CountingBackend final : public Backend {
     b_.sub(dst, a, b);
   }
 
-  void copy_table(Handle dst, Handle src) override {
+  void copyTable(Handle dst, Handle src) override {
     prim();
-    b_.copy_table(dst, src);
+    b_.copyTable(dst, src);
   }
-  void get_col(Handle dst, Handle t, std::uint64_t j) override {
+  void getCol(Handle dst, Handle t, std::uint64_t j) override {
     prim();
-    b_.get_col(dst, t, j);
+    b_.getCol(dst, t, j);
   }
-  void set_col(Handle t, std::uint64_t j, Handle src) override {
+  void setCol(Handle t, std::uint64_t j, Handle src) override {
     prim();
-    b_.set_col(t, j, src);
+    b_.setCol(t, j, src);
   }
-  void get_row(Handle dst, Handle t, std::uint64_t i) override {
+  void getRow(Handle dst, Handle t, std::uint64_t i) override {
     prim();
-    b_.get_row(dst, t, i);
+    b_.getRow(dst, t, i);
   }
-  void set_row(Handle t, std::uint64_t i, Handle src) override {
+  void setRow(Handle t, std::uint64_t i, Handle src) override {
     prim();
-    b_.set_row(t, i, src);
+    b_.setRow(t, i, src);
   }
 
-  void read_bits(Handle v, std::vector<std::uint64_t>& out) override {
+  void readBits(Handle v, std::vector<std::uint64_t>& out) override {
     sync();
-    b_.read_bits(v, out);
+    b_.readBits(v, out);
   }
-  void write_bits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
+  void writeBits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
     sync();
-    b_.write_bits(v, length, words);
+    b_.writeBits(v, length, words);
   }
-  void read_table(Handle t, std::vector<std::uint64_t>& out) override {
+  void readTable(Handle t, std::vector<std::uint64_t>& out) override {
     sync();
-    b_.read_table(t, out);
+    b_.readTable(t, out);
   }
-  void write_table(Handle t, std::uint64_t rows, std::uint64_t cols,
+  void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
                    const std::uint64_t* words) override {
     sync();
-    b_.write_table(t, rows, cols, words);
+    b_.writeTable(t, rows, cols, words);
   }
   void synchronize() override {
     sync();
     b_.synchronize();
   }
 
-  bool transitive_closure(Handle t) override {
+  bool transitiveClosure(Handle t) override {
     prim();
-    return b_.transitive_closure(t);
+    return b_.transitiveClosure(t);
   }
-  bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+  bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
                     Handle z) override {
     prim();
-    return b_.extreme_rows(t, x, first, len, max, z);
+    return b_.extremeRows(t, x, first, len, max, z);
   }
-  bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
+  bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
     prim();
-    return b_.add_field(t, x, first, v, subtract);
+    return b_.addField(t, x, first, v, subtract);
   }
-  bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+  bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                  bool descending) override {
     prim();
-    return b_.sort_rows(t, x, first, len, kind, descending);
+    return b_.sortRows(t, x, first, len, kind, descending);
   }
-  bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
+  bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
                     KeyKind kind, bool descending) override {
     prim();
-    return b_.segsort_rows(t, x, heads, first, len, kind, descending);
+    return b_.segsortRows(t, x, heads, first, len, kind, descending);
   }
-  bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+  bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
                     std::vector<double>& fz) override {
     sync();
-    return b_.nbody_forces(s, fx, fy, fz);
+    return b_.nbodyForces(s, fx, fy, fz);
   }
-  bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) override {
+  bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) override {
     sync();
-    return b_.nbody_verlet(s, dt, steps);
+    return b_.nbodyVerlet(s, dt, steps);
   }
 
  private:

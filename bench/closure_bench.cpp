@@ -1,4 +1,4 @@
-// The native transitive closure (Backend::transitive_closure, what `native 'transitive_closure'`
+// The native transitive closure (Backend::transitiveClosure, what `native 'transitive_closure'`
 // runs for WARSHALL) on sparse random digraphs with about 2 arcs per vertex, as the peer figures of
 // bench/RESULTS.md use: the CUDA backend at n = 1000, 2000, 5000, 10000 and the CPU backend
 // at n = 1000, 2000. Each figure is the median of 5 timed calls after a warm-up; the upload of the
@@ -38,19 +38,19 @@ struct Timing {
 // Median of kRuns timed closures of `graph` (after one untimed warm-up) on `b`.
 Timing timeClosure(Backend& b, const TableData& graph) {
   Timing t;
-  const Handle h = b.create_table();
+  const Handle h = b.createTable();
   std::vector<double> runs;
   for (int r = 0; r <= kRuns; ++r) {
-    b.write_table(h, graph.rows, graph.cols, graph.words.data());  // waits for the upload
+    b.writeTable(h, graph.rows, graph.cols, graph.words.data());  // waits for the upload
     const auto start = std::chrono::steady_clock::now();
-    if (!b.transitive_closure(h)) {
+    if (!b.transitiveClosure(h)) {
       std::fprintf(stderr, "%s backend has no native transitive_closure\n", b.name().c_str());
       std::exit(1);
     }
     b.synchronize();
     if (r > 0) runs.push_back(bench::secondsSince(start));
   }
-  b.read_table(h, t.result);
+  b.readTable(h, t.result);
   b.destroy(h);
   std::sort(runs.begin(), runs.end());
   t.seconds = runs[runs.size() / 2];
@@ -111,13 +111,13 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::unique_ptr<Backend> cpu = make_cpu_backend();
+  std::unique_ptr<Backend> cpu = makeCpuBackend();
   std::unique_ptr<Backend> gpu;
   (void)cpuOnly;  // used only with CUDA
 #ifdef STAR_HAVE_CUDA
   std::string why;
   if (!cpuOnly && cuda_device_available(&why))
-    gpu = make_cuda_backend();
+    gpu = makeCudaBackend();
   else if (!cpuOnly)
     std::fprintf(stderr, "no CUDA device (%s): CPU only\n", why.c_str());
 #endif

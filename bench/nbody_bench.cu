@@ -10,7 +10,7 @@
 //  2. the paper's test systems (fluorite-like crystals of 324, 6144, 49152, 96000 particles):
 //     seconds per velocity-Verlet step (forces and update, queued back to back on the device,
 //     no host round trip) and per pair, beside the paper's GeForce 8800 GTX and Athlon figures;
-//     and the whole native call (Backend::nbody_verlet: upload, 100 steps, download) per step.
+//     and the whole native call (Backend::nbodyVerlet: upload, 100 steps, download) per step.
 //  3. square against triangular loop at every size.
 // Times: CUDA events on the backend's stream, median of 5 after a warm-up. Markdown on stdout.
 //   usage: nbody_bench [--quick]   (--quick: fewer sizes and repetitions, for a smoke run)
@@ -45,7 +45,7 @@ int g_runs = 5;
 
 // ---- systems -----------------------------------------------------------------------------------
 
-void set_ionic(NBodySystem& s, double c2) {
+void setIonic(NBodySystem& s, double c2) {
   s.ntypes = 2;
   s.c0 = {4.0, -2.0, -2.0, 1.0};  // charges +2 and -1
   s.c1 = {1.75, 1.75, 1.75, 1.75};
@@ -54,8 +54,8 @@ void set_ionic(NBodySystem& s, double c2) {
 
 // The paper's crystal (NB_CRYSTAL) with the example's ionic coefficients.
 NBodySystem crystal(int cells, double a) {
-  NBodySystem s = cpu::fluorite_crystal(cells, a);
-  set_ionic(s, 12.0);
+  NBodySystem s = cpu::fluoriteCrystal(cells, a);
+  setIonic(s, 12.0);
   return s;
 }
 
@@ -76,14 +76,14 @@ NBodySystem jittered(std::size_t n, std::uint64_t seed) {
   s.vx.assign(n, 0.0);
   s.vy.assign(n, 0.0);
   s.vz.assign(n, 0.0);
-  set_ionic(s, 12.0);
+  setIonic(s, 12.0);
   return s;
 }
 
 // ---- timing ------------------------------------------------------------------------------------
 
 // Median seconds of `work` (queued on `stream`) over g_runs timed runs after one warm-up.
-double time_on(cudaStream_t stream, const std::function<void()>& work) {
+double timeOn(cudaStream_t stream, const std::function<void()>& work) {
   cudaEvent_t start, stop;
   cuda::check(cudaEventCreate(&start), "cudaEventCreate");
   cuda::check(cudaEventCreate(&stop), "cudaEventCreate");
@@ -108,12 +108,12 @@ double time_on(cudaStream_t stream, const std::function<void()>& work) {
 
 constexpr int kPeerThreads = 256;
 
-__device__ __forceinline__ float peer_lg2(float x) {
+__device__ __forceinline__ float peerLg2(float x) {
   float y;
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
-__device__ __forceinline__ float peer_ex2(float x) {
+__device__ __forceinline__ float peerEx2(float x) {
   float y;
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
@@ -122,7 +122,7 @@ __device__ __forceinline__ float peer_ex2(float x) {
 // pos: x, y, z, type (0 or 1) per particle, n a multiple of kPeerThreads. c: c0, c1, c2 of the
 // four type pairs.
 __global__ void __launch_bounds__(kPeerThreads)
-    peer_forces(const float4* __restrict__ pos, float4* __restrict__ force, int n, float4 c00,
+    peerForces(const float4* __restrict__ pos, float4* __restrict__ force, int n, float4 c00,
                 float4 c01, float4 c11) {
   __shared__ float4 tile[kPeerThreads];
   const int i = blockIdx.x * kPeerThreads + threadIdx.x;
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(kPeerThreads)
       const float4 c = q.w == p.w ? same : c01;
       const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const float r = rsqrtf(fmaxf(dx * dx + dy * dy + dz * dz, 1e-4f));
-      const float s = c.x * r * r * r + peer_ex2(c.z * peer_lg2(c.y * r));
+      const float s = c.x * r * r * r + peerEx2(c.z * peerLg2(c.y * r));
       ax += dx * s;
       ay += dy * s;
       az += dz * s;
@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(kPeerThreads)
 }
 
 // Seconds per peer force evaluation of s (n a multiple of kPeerThreads).
-double time_peer(cudaStream_t stream, const NBodySystem& s) {
+double timePeer(cudaStream_t stream, const NBodySystem& s) {
   std::vector<float4> host(s.n);
   for (std::size_t i = 0; i < s.n; ++i)
     host[i] = make_float4(static_cast<float>(s.x[i]), static_cast<float>(s.y[i]),
@@ -164,11 +164,11 @@ double time_peer(cudaStream_t stream, const NBodySystem& s) {
                        static_cast<float>(s.c2[k]), 0.0f);
   };
   const int n = static_cast<int>(s.n);
-  const double t = time_on(stream, [&] {
-    peer_forces<<<n / kPeerThreads, kPeerThreads, 0, stream>>>(pos, force, n, coef(0), coef(1),
+  const double t = timeOn(stream, [&] {
+    peerForces<<<n / kPeerThreads, kPeerThreads, 0, stream>>>(pos, force, n, coef(0), coef(1),
                                                                coef(3));
   });
-  cuda::check_launch("peer_forces");
+  cuda::checkLaunch("peer_forces");
   cudaFree(pos);
   cudaFree(force);
   return t;
@@ -202,28 +202,28 @@ const Variant kVariants[] = {
 };
 
 // Seconds per force evaluation of s by one variant (forces only, partial sums left on the device).
-double time_forces(cuda::DeviceContext& ctx, const NBodySystem& s, const nb::ForceOptions& o) {
+double timeForces(cuda::DeviceContext& ctx, const NBodySystem& s, const nb::ForceOptions& o) {
   nb::DeviceSystem d;
   if (!nb::upload(ctx, s, d)) {
     std::fprintf(stderr, "the GPU declined the system\n");
     std::exit(1);
   }
-  const nb::ForcePlan plan = nb::plan_forces(ctx, d, o);
-  const double t = time_on(ctx.stream(), [&] { nb::launch_forces(ctx.launch(), d, plan); });
+  const nb::ForcePlan plan = nb::planForces(ctx, d, o);
+  const double t = timeOn(ctx.stream(), [&] { nb::launchForces(ctx.launch(), d, plan); });
   nb::release(ctx, d);
   return t;
 }
 
 // Seconds per Verlet step (forces + update) of s, `steps` steps queued back to back.
-double time_steps(cuda::DeviceContext& ctx, const NBodySystem& s, const nb::ForceOptions& o,
+double timeSteps(cuda::DeviceContext& ctx, const NBodySystem& s, const nb::ForceOptions& o,
                   int steps) {
   nb::DeviceSystem d;
   if (!nb::upload(ctx, s, d)) std::exit(1);
-  const nb::ForcePlan plan = nb::plan_forces(ctx, d, o);
-  const double t = time_on(ctx.stream(), [&] {
+  const nb::ForcePlan plan = nb::planForces(ctx, d, o);
+  const double t = timeOn(ctx.stream(), [&] {
     for (int k = 0; k < steps; ++k) {
-      nb::launch_forces(ctx.launch(), d, plan);
-      nb::launch_update(ctx.launch(), d, plan.partials, 1e-4, 1e-4, true);
+      nb::launchForces(ctx.launch(), d, plan);
+      nb::launchUpdate(ctx.launch(), d, plan.partials, 1e-4, 1e-4, true);
     }
   });
   nb::release(ctx, d);
@@ -256,7 +256,7 @@ int main(int argc, char** argv) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
   std::printf("# N-body forces and steps on %s (%d SMs, %.2f GHz boost)\n\n",
-              ctx.device_name().c_str(), sms, clock_khz * 1e-6);
+              ctx.deviceName().c_str(), sms, clock_khz * 1e-6);
 
   // 1. Pairs per second.
   std::printf("## Force evaluation, N^2 pairs per evaluation\n\n");
@@ -266,11 +266,11 @@ int main(int argc, char** argv) {
   for (std::size_t n : big) {
     const NBodySystem s = jittered(n, n);
     for (const Variant& v : kVariants) {
-      const double t = time_forces(ctx, s, v.options);
+      const double t = timeForces(ctx, s, v.options);
       std::printf("| %s | %zu | %.3f | %s | %s |\n", v.name, n, t * 1e3, sci(n2(n) / t).c_str(),
                   sci(t / n2(n)).c_str());
     }
-    const double t = time_peer(ctx.stream(), s);
+    const double t = timePeer(ctx.stream(), s);
     std::printf("| peer: plain tiled kernel, fast log2/exp2 | %zu | %.3f | %s | %s |\n", n, t * 1e3,
                 sci(n2(n) / t).c_str(), sci(t / n2(n)).c_str());
   }
@@ -290,22 +290,22 @@ int main(int argc, char** argv) {
       "native call (100 steps), s/step | paper GPU s/step | paper CPU s/step | "
       "this host's CPU reference, s/step | speed-up over the paper's GPU |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
-  auto cpu = make_cpu_backend();
-  auto gpu = make_cuda_backend();
+  auto cpu = makeCpuBackend();
+  auto gpu = makeCudaBackend();
   for (const Paper& p : paper) {
     if (quick && p.cells > 16) continue;
     const NBodySystem s = crystal(p.cells, 5.5);
     const int steps = s.n < 10000 ? 200 : (s.n < 60000 ? 10 : 4);
-    nb::ForceOptions integer, general;  // the defaults, as Backend::nbody_verlet runs them
+    nb::ForceOptions integer, general;  // the defaults, as Backend::nbodyVerlet runs them
     general.general = true;
-    const double ti = time_steps(ctx, s, integer, steps);
-    const double tg = time_steps(ctx, s, general, steps);
+    const double ti = timeSteps(ctx, s, integer, steps);
+    const double tg = timeSteps(ctx, s, general, steps);
     // The whole native call: upload, 100 steps, download (one host round trip).
     NBodySystem moved = s;
-    gpu->nbody_verlet(moved, 1e-4, 1);  // warm-up
+    gpu->nbodyVerlet(moved, 1e-4, 1);  // warm-up
     const auto start = std::chrono::steady_clock::now();
     const int call_steps = s.n < 60000 ? 100 : 10;
-    gpu->nbody_verlet(moved, 1e-4, call_steps);
+    gpu->nbodyVerlet(moved, 1e-4, call_steps);
     const double tc =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
         call_steps;
@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
     if (s.n <= 6144) {  // one force evaluation is a step's cost
       std::vector<double> fx, fy, fz;
       const auto t0 = std::chrono::steady_clock::now();
-      cpu->nbody_forces(s, fx, fy, fz);
+      cpu->nbodyForces(s, fx, fy, fz);
       host = sci(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::printf("| %zu | %s | %s | %s | %s | %s | %g | %g | %s | %.0fx |\n", s.n, sci(ti).c_str(),
@@ -331,8 +331,8 @@ int main(int argc, char** argv) {
     const NBodySystem s = crystal(cells, 5.5);
     double t[4];
     const int picks[] = {0, 3, 1, 4};  // square and triangular, integer and general (no poly)
-    for (int k = 0; k < 4; ++k) t[k] = time_forces(ctx, s, kVariants[picks[k]].options);
-    const std::string peer = s.n % kPeerThreads == 0 ? sci(time_peer(ctx.stream(), s) * 1e3) : "-";
+    for (int k = 0; k < 4; ++k) t[k] = timeForces(ctx, s, kVariants[picks[k]].options);
+    const std::string peer = s.n % kPeerThreads == 0 ? sci(timePeer(ctx.stream(), s) * 1e3) : "-";
     std::printf("| %zu | %.4f | %.4f | %.4f | %.4f | %s |\n", s.n, t[0] * 1e3, t[1] * 1e3,
                 t[2] * 1e3, t[3] * 1e3, peer.c_str());
   }

@@ -29,29 +29,29 @@ struct Fixture {
   std::uint64_t cols;
   Fixture(Backend& be, std::uint64_t rows) : b(be), n(rows) {
     std::mt19937_64 rng(rows);
-    std::vector<std::uint64_t> bits(words_for_bits(n));
+    std::vector<std::uint64_t> bits(wordsForBits(n));
     for (auto& e : bits) e = rng();
     if (n % 64) bits.back() &= (1ull << (n % 64)) - 1;
-    x = b.create_bits();
-    y = b.create_bits();
-    z = b.create_bits();
-    b.write_bits(x, n, bits.data());
+    x = b.createBits();
+    y = b.createBits();
+    z = b.createBits();
+    b.writeBits(x, n, bits.data());
     for (auto& e : bits) e = rng();
     if (n % 64) bits.back() &= (1ull << (n % 64)) - 1;
-    b.write_bits(y, n, bits.data());
-    b.resize_bits(z, n);
+    b.writeBits(y, n, bits.data());
+    b.resizeBits(z, n);
     // Words for TRIM/REP/ADD: 64-bit values (the usual word length is a table's width).
-    w = b.create_bits();
-    v = b.create_bits();
+    w = b.createBits();
+    v = b.createBits();
     std::uint64_t one = rng() >> 1;
-    b.write_bits(w, 64, &one);
-    b.write_bits(v, 16, &one);
+    b.writeBits(w, 64, &one);
+    b.writeBits(v, 16, &one);
     // A table: square up to 5000 rows (the paper's graph sizes), else n x 256.
     cols = n <= 5000 ? n : 256;
-    t = b.create_table();
-    b.resize_table(t, n, cols);
-    row = b.create_bits();
-    b.resize_bits(row, cols);
+    t = b.createTable();
+    b.resizeTable(t, n, cols);
+    row = b.createBits();
+    b.resizeBits(row, cols);
   }
   ~Fixture() {
     for (Handle h : {x, y, z, w, v, t, row}) b.destroy(h);
@@ -67,25 +67,25 @@ struct Primitive {
 std::vector<Primitive> primitives() {
   return {
       {"fill (SET)", false, [](Fixture& f, int) { f.b.fill(f.z, true); }},
-      {"copy (X := Y)", false, [](Fixture& f, int) { f.b.copy_bits(f.z, f.x); }},
+      {"copy (X := Y)", false, [](Fixture& f, int) { f.b.copyBits(f.z, f.x); }},
       {"or", false, [](Fixture& f, int) { f.b.bitwise(BitOp::Or, f.z, f.x, f.y); }},
       {"and", false, [](Fixture& f, int) { f.b.bitwise(BitOp::And, f.z, f.x, f.y); }},
-      {"not", false, [](Fixture& f, int) { f.b.bit_not(f.z, f.x); }},
-      {"FRST", false, [](Fixture& f, int) { f.b.first_only(f.z, f.x); }},
-      {"Y(i) := 1", false, [](Fixture& f, int i) { f.b.set_bit(f.z, (i * 7919ull) % f.n, true); }},
+      {"not", false, [](Fixture& f, int) { f.b.bitNot(f.z, f.x); }},
+      {"FRST", false, [](Fixture& f, int) { f.b.firstOnly(f.z, f.x); }},
+      {"Y(i) := 1", false, [](Fixture& f, int i) { f.b.setBit(f.z, (i * 7919ull) % f.n, true); }},
       {"TRIM (16 of 64)", false, [](Fixture& f, int) { f.b.trim(f.v, f.w, 8, 16); }},
       {"REP (16 in 64)", false, [](Fixture& f, int) { f.b.replace(f.w, 8, f.v); }},
       {"ADD (64-bit words)", false, [](Fixture& f, int) { f.b.add(f.w, f.w, f.w); }},
-      {"COL read", false, [](Fixture& f, int i) { f.b.get_col(f.z, f.t, i % f.cols); }},
-      {"COL write", false, [](Fixture& f, int i) { f.b.set_col(f.t, i % f.cols, f.x); }},
-      {"ROW read", false, [](Fixture& f, int i) { f.b.get_row(f.row, f.t, (i * 31ull) % f.n); }},
-      {"ROW write", false, [](Fixture& f, int i) { f.b.set_row(f.t, (i * 31ull) % f.n, f.row); }},
-      {"FND", true, [](Fixture& f, int) { (void)f.b.find_first(f.x); }},
+      {"COL read", false, [](Fixture& f, int i) { f.b.getCol(f.z, f.t, i % f.cols); }},
+      {"COL write", false, [](Fixture& f, int i) { f.b.setCol(f.t, i % f.cols, f.x); }},
+      {"ROW read", false, [](Fixture& f, int i) { f.b.getRow(f.row, f.t, (i * 31ull) % f.n); }},
+      {"ROW write", false, [](Fixture& f, int i) { f.b.setRow(f.t, (i * 31ull) % f.n, f.row); }},
+      {"FND", true, [](Fixture& f, int) { (void)f.b.findFirst(f.x); }},
       {"NUMB", true, [](Fixture& f, int) { (void)f.b.count(f.x); }},
       {"SOME", true, [](Fixture& f, int) { (void)f.b.any(f.x); }},
       {"STEP", true, [](Fixture& f, int) { (void)f.b.step(f.z); }},
       {"EQ/LESS (compare)", true, [](Fixture& f, int) { (void)f.b.compare(f.w, f.w); }},
-      {"Y(i) read", true, [](Fixture& f, int i) { (void)f.b.get_bit(f.x, (i * 7919ull) % f.n); }},
+      {"Y(i) read", true, [](Fixture& f, int i) { (void)f.b.getBit(f.x, (i * 7919ull) % f.n); }},
   };
 }
 
@@ -129,7 +129,7 @@ void runBackend(Backend& b, const std::vector<std::uint64_t>& sizes) {
   Fixture& big = *fixtures.back();
   Primitive orOp = primitives()[2];
   double us = usPer(b, big, orOp, 200);
-  double bytes = 3.0 * words_for_bits(big.n) * 8;  // two reads, one write
+  double bytes = 3.0 * wordsForBits(big.n) * 8;  // two reads, one write
   std::printf("\n`or` at n=%llu: %.2f us, %.1f GB/s effective\n", (unsigned long long)big.n, us,
               bytes / (us * 1e-6) / 1e9);
 }
@@ -152,19 +152,19 @@ int main(int argc, char** argv) {
   bench::LaunchFloor floor;
   std::string why;
   if (!cpuOnly && cuda_device_available(&why) &&
-      bench::measureLaunchFloor(floor, words_for_bits(sizes.back()) * 8)) {
+      bench::measureLaunchFloor(floor, wordsForBits(sizes.back()) * 8)) {
     std::printf("\nPeer, same run: empty kernel back to back %.2f us; kernel + 8-byte read-back "
                 "%.2f us; device-to-device copy of %llu bytes: %.1f GB/s\n",
                 floor.emptyKernelUs, floor.roundTripUs,
-                (unsigned long long)(words_for_bits(sizes.back()) * 8), floor.copyGBps);
-    auto gpu = make_cuda_backend();
+                (unsigned long long)(wordsForBits(sizes.back()) * 8), floor.copyGBps);
+    auto gpu = makeCudaBackend();
     runBackend(*gpu, sizes);
   } else if (!cpuOnly) {
     std::printf("\n(no GPU: %s)\n", why.c_str());
   }
 #endif
   (void)cpuOnly;  // used only with CUDA
-  auto cpu = make_cpu_backend();
+  auto cpu = makeCpuBackend();
   runBackend(*cpu, sizes);
   return 0;
 }

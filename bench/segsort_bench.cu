@@ -1,12 +1,12 @@
 // Many short sorts (the segmented rank sort behind SEGSORT) against CUB in the same run, on the
 // three cases of the peer figures in bench/RESULTS.md: 200,000 arrays of 30..120 keys, 100,000 of
 // 100..256, 500,000 of 1..32; float keys with many duplicates, value = index. Star's array entry
-// point (segmented_sort_pairs) against cub::DeviceSegmentedSort::SortPairs and StableSortPairs and
+// point (segmentedSortPairs) against cub::DeviceSegmentedSort::SortPairs and StableSortPairs and
 // cub::DeviceSegmentedRadixSort::SortPairs, all timed with CUDA events on one stream, medians of
 // --runs runs after a warm-up. Star's result must equal CUB's stable one. The first case is also
 // timed through the table path: SEGSORT of a 64-column table (key in columns 1..32, index in
-// 33..64, a group per array, all rows marked), by sort_table_rows with events and by
-// Backend::segsort_rows + synchronize() with the host clock. Prints Markdown rows.
+// 33..64, a group per array, all rows marked), by sortTableRows with events and by
+// Backend::segsortRows + synchronize() with the host clock. Prints Markdown rows.
 //   usage: segsort_bench [--runs N]
 #include <cuda_runtime.h>
 
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no CUDA device (%s): nothing to measure\n", why.c_str());
     return 0;
   }
-  std::unique_ptr<Backend> backend = make_cuda_backend();
+  std::unique_ptr<Backend> backend = makeCudaBackend();
   star::cuda::DeviceContext ctx;
   const cudaStream_t stream = ctx.stream();
 
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     const double starMs = medianMs(
         stream, runs, [] {},
         [&] {
-          star::cuda::segmented_sort_pairs<float, std::uint32_t>(
+          star::cuda::segmentedSortPairs<float, std::uint32_t>(
               ctx, keys.get(), keysStar.get(), values.get(), valuesStar.get(), n, c.arrays,
               offs.get(), nullptr, c.hi);
         });
@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
                     "restore");
         },
         [&] {
-          star::cuda::sort_table_rows(ctx, table.get(), n, 64, x.get(), heads.get(), 0, 32,
+          star::cuda::sortTableRows(ctx, table.get(), n, 64, x.get(), heads.get(), 0, 32,
                                       KeyKind::Float, false);
         });
     ctx.synchronize();
@@ -185,17 +185,17 @@ int main(int argc, char** argv) {
         table.get(), n, 64, reinterpret_cast<const std::uint32_t*>(keysStable.get()),
         valuesStable.get());
     const std::vector<std::uint64_t> host = pristine.download();
-    const Handle th = backend->create_table();
-    const Handle xh = backend->create_bits();
-    const Handle hh = backend->create_bits();
-    backend->write_bits(xh, n, ones.data());
-    backend->write_bits(hh, n, starts.data());
+    const Handle th = backend->createTable();
+    const Handle xh = backend->createBits();
+    const Handle hh = backend->createBits();
+    backend->writeBits(xh, n, ones.data());
+    backend->writeBits(hh, n, starts.data());
     std::vector<double> wall;
     for (int r = 0; r <= runs; ++r) {
-      backend->write_table(th, n, 64, host.data());
+      backend->writeTable(th, n, 64, host.data());
       backend->synchronize();
       const auto start = std::chrono::steady_clock::now();
-      backend->segsort_rows(th, xh, hh, 0, 32, KeyKind::Float, false);
+      backend->segsortRows(th, xh, hh, 0, 32, KeyKind::Float, false);
       backend->synchronize();
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
       if (r > 0) wall.push_back(ms);
     }
     std::vector<std::uint64_t> viaBackend;
-    backend->read_table(th, viaBackend);
+    backend->readTable(th, viaBackend);
     backend->destroy(hh);
     backend->destroy(xh);
     backend->destroy(th);

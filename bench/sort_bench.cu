@@ -2,8 +2,8 @@
 // by a 32-bit unsigned key, all rows marked, as a 32-column table (the key only) and a 64-column
 // one (key + a 32-bit payload), against cub::DeviceRadixSort::SortPairs (u32 key, u32 value) on
 // the same keys and payloads (and SortKeys, the peer of the key-only table). Star is timed twice:
-// sort_table_rows (what CudaBackend::sort_rows runs) with CUDA events on its stream, and
-// Backend::sort_rows + synchronize() with the host clock (what the VM pays, the final wait
+// sortTableRows (what CudaBackend::sortRows runs) with CUDA events on its stream, and
+// Backend::sortRows + synchronize() with the host clock (what the VM pays, the final wait
 // included). Medians of --runs timed runs after a warm-up; the table is restored before each
 // run, untimed. Star's table must hold CUB's sorted pairs (checked on the GPU), and the Backend
 // run's table must equal the kernel run's. Prints Markdown rows.
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no CUDA device (%s): nothing to measure\n", why.c_str());
     return 0;
   }
-  std::unique_ptr<Backend> backend = make_cuda_backend();
+  std::unique_ptr<Backend> backend = makeCudaBackend();
   star::cuda::DeviceContext ctx;
   const cudaStream_t stream = ctx.stream();
 
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
                       "restore");
           },
           [&] {
-            if (!star::cuda::sort_table_rows(ctx, table.get(), rows, cols, x.get(), nullptr, 0, 32,
+            if (!star::cuda::sortTableRows(ctx, table.get(), rows, cols, x.get(), nullptr, 0, 32,
                                              KeyKind::Unsigned, false)) {
               std::fprintf(stderr, "sort_table_rows declined\n");
               std::exit(1);
@@ -136,15 +136,15 @@ int main(int argc, char** argv) {
       // The same sort through the Backend interface, as the VM calls it.
       const std::vector<std::uint64_t> host = pristine.download();
       const std::vector<std::uint64_t> ones(words, ~std::uint64_t{0});
-      const Handle th = backend->create_table();
-      const Handle xh = backend->create_bits();
-      backend->write_bits(xh, rows, ones.data());
+      const Handle th = backend->createTable();
+      const Handle xh = backend->createBits();
+      backend->writeBits(xh, rows, ones.data());
       std::vector<double> wall;
       for (int r = 0; r <= runs; ++r) {
-        backend->write_table(th, rows, cols, host.data());
+        backend->writeTable(th, rows, cols, host.data());
         backend->synchronize();
         const auto start = std::chrono::steady_clock::now();
-        backend->sort_rows(th, xh, 0, 32, KeyKind::Unsigned, false);
+        backend->sortRows(th, xh, 0, 32, KeyKind::Unsigned, false);
         backend->synchronize();
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
         if (r > 0) wall.push_back(ms);
       }
       std::vector<std::uint64_t> viaBackend;
-      backend->read_table(th, viaBackend);
+      backend->readTable(th, viaBackend);
       backend->destroy(xh);
       backend->destroy(th);
       const bool equal = bad == 0 && viaBackend == table.download();

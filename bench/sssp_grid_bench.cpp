@@ -176,13 +176,13 @@ class Watchdog {
 
 std::unique_ptr<Backend> makeBackend(const std::string& name) {
 #ifdef STAR_HAVE_CUDA
-  if (name == "cuda") return make_cuda_backend();
+  if (name == "cuda") return makeCudaBackend();
 #endif
   if (name != "cpu") {
     std::fprintf(stderr, "backend %s is not available\n", name.c_str());
     std::exit(1);
   }
-  return make_cpu_backend();
+  return makeCpuBackend();
 }
 
 std::uint32_t globalIndex(const Module& m, const std::string& name) {
@@ -214,7 +214,7 @@ StarRun runStar(const Module& m, const std::string& backendName, const TableData
   vm.allocateGlobals(m);
   auto& globals = vm.globals();
   const auto e = static_cast<Handle>(globals[globalIndex(m, "e")].u);
-  inner->write_table(e, edges.rows, edges.cols, edges.words.data());
+  inner->writeTable(e, edges.rows, edges.cols, edges.words.data());
   globals[globalIndex(m, "vb")].i = static_cast<std::int64_t>(vb);
   globals[globalIndex(m, "wb")].i = static_cast<std::int64_t>(wb);
   vm.setArguments({std::to_string(n), "1", std::to_string(algorithm)});
@@ -235,9 +235,9 @@ StarRun runStar(const Module& m, const std::string& backendName, const TableData
   if (!out.str().empty()) r.error = out.str();
   // D: n rows, b columns, excess-2^(b-1) code, all ones = unreachable.
   const auto d = static_cast<Handle>(globals[globalIndex(m, "d")].u);
-  const std::uint64_t b = inner->cols(d), wpc = words_for_bits(n);
+  const std::uint64_t b = inner->cols(d), wpc = wordsForBits(n);
   std::vector<std::uint64_t> words;
-  inner->read_table(d, words);
+  inner->readTable(d, words);
   r.dist.assign(n, 0);
   for (std::uint64_t v = 0; v < n; ++v) {
     std::uint64_t x = 0;

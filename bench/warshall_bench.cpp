@@ -69,13 +69,13 @@ int main(int argc, char** argv) {
 
   auto makeBackend = [&]() -> std::unique_ptr<Backend> {
 #ifdef STAR_HAVE_CUDA
-    if (backendName == "cuda") return make_cuda_backend();
+    if (backendName == "cuda") return makeCudaBackend();
 #endif
     if (backendName != "cpu") {
       std::fprintf(stderr, "backend %s is not available\n", backendName.c_str());
       std::exit(1);
     }
-    return make_cpu_backend();
+    return makeCpuBackend();
   };
   {
     auto probe = makeBackend();

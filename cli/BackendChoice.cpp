@@ -16,7 +16,7 @@ bool cudaBackendBuilt() {
 }
 
 std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error) {
-  if (requested == "cpu") return make_cpu_backend();
+  if (requested == "cpu") return makeCpuBackend();
   if (requested != "auto" && requested != "cuda") {
     *error = "unknown backend '" + requested + "' (expected cpu, cuda or auto)";
     return nullptr;
@@ -25,7 +25,7 @@ std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string
   std::string why;
   if (cuda_device_available(&why)) {
     try {
-      return make_cuda_backend();
+      return makeCudaBackend();
     } catch (const BackendError& e) {
       why = e.what();
     }
@@ -40,7 +40,7 @@ std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string
     return nullptr;
   }
 #endif
-  return make_cpu_backend();
+  return makeCpuBackend();
 }
 
 }  // namespace star

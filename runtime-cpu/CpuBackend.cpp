@@ -20,22 +20,22 @@ using Word = std::uint64_t;
 constexpr Word kAllOnes = ~Word{0};
 
 // The used bits of the last word of a vector of `bits` bits.
-constexpr Word tail_mask(std::uint64_t bits) {
+constexpr Word tailMask(std::uint64_t bits) {
   return bits % 64 == 0 ? kAllOnes : (Word{1} << (bits % 64)) - 1;
 }
 
 // Reverses the bit order of a word. Bit 0 of a Star word is its most significant bit, so
 // reversing turns a storage word into an ordinary integer for add/sub.
-constexpr Word reverse_bits(Word x) {
+constexpr Word reverseBits(Word x) {
   x = ((x >> 1) & 0x5555555555555555u) | ((x & 0x5555555555555555u) << 1);
   x = ((x >> 2) & 0x3333333333333333u) | ((x & 0x3333333333333333u) << 2);
   x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
   return __builtin_bswap64(x);
 }
 
-// out[0, words_for_bits(len)) := bits [from, from + len) of src (n words); no overlap.
+// out[0, wordsForBits(len)) := bits [from, from + len) of src (n words); no overlap.
 void extract(const Word* src, std::uint64_t n, std::uint64_t from, Word* out, std::uint64_t len) {
-  const std::uint64_t nw = words_for_bits(len);
+  const std::uint64_t nw = wordsForBits(len);
   if (nw == 0) return;
   const std::uint64_t q0 = from / 64;
   const unsigned s = from % 64;
@@ -49,14 +49,14 @@ void extract(const Word* src, std::uint64_t n, std::uint64_t from, Word* out, st
       out[k] = w;
     }
   }
-  out[nw - 1] &= tail_mask(len);
+  out[nw - 1] &= tailMask(len);
 }
 
 // Bits [from, from + len) of dst := the len bits of src; no overlap.
 void deposit(Word* dst, std::uint64_t from, const Word* src, std::uint64_t len) {
   const unsigned s = from % 64;
   Word* out = dst + from / 64;
-  const std::uint64_t nw = words_for_bits(len);
+  const std::uint64_t nw = wordsForBits(len);
   for (std::uint64_t k = 0; k < nw; ++k) {
     const std::uint64_t nb = std::min<std::uint64_t>(64, len - 64 * k);
     const Word m = nb == 64 ? kAllOnes : (Word{1} << nb) - 1;
@@ -66,7 +66,7 @@ void deposit(Word* dst, std::uint64_t from, const Word* src, std::uint64_t len) 
   }
 }
 
-std::string cpu_model() {
+std::string cpuModel() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
@@ -88,7 +88,7 @@ struct Slot {
 };
 
 // Resizes without touching the surviving words; reallocates only when capacity must grow.
-void resize_words(std::vector<Word>& words, std::uint64_t n) {
+void resizeWords(std::vector<Word>& words, std::uint64_t n) {
   try {
     words.resize(n);
   } catch (const std::bad_alloc&) {
@@ -99,31 +99,31 @@ void resize_words(std::vector<Word>& words, std::uint64_t n) {
 }
 
 // Sets a vector's length; the contents are unspecified (callers overwrite every word).
-void shape_bits(Slot& s, std::uint64_t length) {
-  resize_words(s.words, words_for_bits(length));
+void shapeBits(Slot& s, std::uint64_t length) {
+  resizeWords(s.words, wordsForBits(length));
   s.length = length;
 }
 
-void shape_table(Slot& s, std::uint64_t rows, std::uint64_t cols) {
-  const std::uint64_t wpc = words_for_bits(rows);
+void shapeTable(Slot& s, std::uint64_t rows, std::uint64_t cols) {
+  const std::uint64_t wpc = wordsForBits(rows);
   if (cols != 0 && wpc > std::numeric_limits<std::uint64_t>::max() / cols) {
     throw BackendError("cpu backend: table too large");
   }
-  resize_words(s.words, wpc * cols);
+  resizeWords(s.words, wpc * cols);
   s.length = rows;
   s.cols = cols;
 }
 
 class CpuBackend final : public Backend {
  public:
-  CpuBackend() : slots_(1), device_(cpu_model()) {}  // slot 0 is kNoHandle, never live
+  CpuBackend() : slots_(1), device_(cpuModel()) {}  // slot 0 is kNoHandle, never live
 
   std::string name() const override { return "cpu"; }
   std::string device() const override { return device_; }
 
   // ---- storage ---------------------------------------------------------------------------
-  Handle create_bits() override { return create(false); }
-  Handle create_table() override { return create(true); }
+  Handle createBits() override { return create(false); }
+  Handle createTable() override { return create(true); }
 
   void destroy(Handle h) override {
     Slot& s = slot(h);
@@ -131,15 +131,15 @@ class CpuBackend final : public Backend {
     free_.push_back(h);  // never reallocates: create() reserved room for every slot
   }
 
-  void resize_bits(Handle v, std::uint64_t length) override {
+  void resizeBits(Handle v, std::uint64_t length) override {
     Slot& s = vec(v);
-    shape_bits(s, length);
+    shapeBits(s, length);
     std::fill(s.words.begin(), s.words.end(), 0);
   }
 
-  void resize_table(Handle t, std::uint64_t rows, std::uint64_t cols) override {
+  void resizeTable(Handle t, std::uint64_t rows, std::uint64_t cols) override {
     Slot& s = tab(t);
-    shape_table(s, rows, cols);
+    shapeTable(s, rows, cols);
     std::fill(s.words.begin(), s.words.end(), 0);
   }
 
@@ -151,14 +151,14 @@ class CpuBackend final : public Backend {
   void fill(Handle v, bool bit) override {
     Slot& s = vec(v);
     std::fill(s.words.begin(), s.words.end(), bit ? kAllOnes : 0);
-    if (bit && !s.words.empty()) s.words.back() &= tail_mask(s.length);
+    if (bit && !s.words.empty()) s.words.back() &= tailMask(s.length);
   }
 
-  void copy_bits(Handle dst, Handle src) override {
+  void copyBits(Handle dst, Handle src) override {
     if (dst == src) return;
     const Slot& a = vec(src);
     Slot& d = vec(dst);
-    shape_bits(d, a.length);
+    shapeBits(d, a.length);
     std::copy(a.words.begin(), a.words.end(), d.words.begin());
   }
 
@@ -166,7 +166,7 @@ class CpuBackend final : public Backend {
     const Slot& sa = vec(a);
     const Slot& sb = vec(b);
     Slot& d = vec(dst);
-    shape_bits(d, sa.length);  // no-op when dst aliases a or b
+    shapeBits(d, sa.length);  // no-op when dst aliases a or b
     const Word* pa = sa.words.data();
     const Word* pb = sb.words.data();
     Word* pd = d.words.data();
@@ -184,18 +184,18 @@ class CpuBackend final : public Backend {
     }
   }
 
-  void bit_not(Handle dst, Handle a) override {
+  void bitNot(Handle dst, Handle a) override {
     const Slot& sa = vec(a);
     Slot& d = vec(dst);
-    shape_bits(d, sa.length);
+    shapeBits(d, sa.length);
     for (std::size_t i = 0; i < d.words.size(); ++i) d.words[i] = ~sa.words[i];
-    if (!d.words.empty()) d.words.back() &= tail_mask(d.length);
+    if (!d.words.empty()) d.words.back() &= tailMask(d.length);
   }
 
-  void first_only(Handle dst, Handle a) override {
+  void firstOnly(Handle dst, Handle a) override {
     const Slot& sa = vec(a);
     Slot& d = vec(dst);
-    shape_bits(d, sa.length);
+    shapeBits(d, sa.length);
     bool found = false;
     for (std::size_t i = 0; i < d.words.size(); ++i) {
       const Word w = sa.words[i];  // read before the write: dst may alias a
@@ -204,17 +204,17 @@ class CpuBackend final : public Backend {
     }
   }
 
-  bool get_bit(Handle v, std::uint64_t i) override {
+  bool getBit(Handle v, std::uint64_t i) override {
     return (vec(v).words[i / 64] >> (i % 64)) & 1;
   }
 
-  void set_bit(Handle v, std::uint64_t i, bool bit) override {
+  void setBit(Handle v, std::uint64_t i, bool bit) override {
     Word& w = vec(v).words[i / 64];
     const Word m = Word{1} << (i % 64);
     w = bit ? w | m : w & ~m;
   }
 
-  std::int64_t find_first(Handle v) override {
+  std::int64_t findFirst(Handle v) override {
     const std::vector<Word>& w = vec(v).words;
     for (std::size_t i = 0; i < w.size(); ++i) {
       if (w[i] != 0) return static_cast<std::int64_t>(i * 64 + std::countr_zero(w[i]));
@@ -247,7 +247,7 @@ class CpuBackend final : public Backend {
   void trim(Handle dst, Handle w, std::uint64_t from, std::uint64_t len) override {
     const Slot& sw = vec(w);
     Slot& d = vec(dst);
-    shape_bits(d, len);
+    shapeBits(d, len);
     extract(sw.words.data(), sw.words.size(), from, d.words.data(), len);
   }
 
@@ -274,15 +274,15 @@ class CpuBackend final : public Backend {
     const Slot& sa = vec(a);
     const Slot& sb = vec(b);
     Slot& d = vec(dst);
-    shape_bits(d, sa.length);
+    shapeBits(d, sa.length);
     Word carry = 0;
     for (std::size_t i = d.words.size(); i-- > 0;) {
-      const Word x = reverse_bits(sa.words[i]);
-      const Word y = reverse_bits(sb.words[i]);
+      const Word x = reverseBits(sa.words[i]);
+      const Word y = reverseBits(sb.words[i]);
       const Word s1 = x + y;
       const Word s = s1 + carry;
       carry = (s1 < x) | (s < s1);
-      d.words[i] = reverse_bits(s);
+      d.words[i] = reverseBits(s);
     }
   }
 
@@ -290,45 +290,45 @@ class CpuBackend final : public Backend {
     const Slot& sa = vec(a);
     const Slot& sb = vec(b);
     Slot& d = vec(dst);
-    shape_bits(d, sa.length);
+    shapeBits(d, sa.length);
     Word borrow = 0;
     for (std::size_t i = d.words.size(); i-- > 0;) {
-      const Word x = reverse_bits(sa.words[i]);
-      const Word y = reverse_bits(sb.words[i]);
+      const Word x = reverseBits(sa.words[i]);
+      const Word y = reverseBits(sb.words[i]);
       const Word d1 = x - y;
       const Word r = d1 - borrow;
       borrow = (x < y) | (d1 < borrow);
-      d.words[i] = reverse_bits(r);
+      d.words[i] = reverseBits(r);
     }
   }
 
   // ---- tables ------------------------------------------------------------------------------
-  void copy_table(Handle dst, Handle src) override {
+  void copyTable(Handle dst, Handle src) override {
     if (dst == src) return;
     const Slot& s = tab(src);
     Slot& d = tab(dst);
-    shape_table(d, s.length, s.cols);
+    shapeTable(d, s.length, s.cols);
     std::copy(s.words.begin(), s.words.end(), d.words.begin());
   }
 
-  void get_col(Handle dst, Handle t, std::uint64_t j) override {
+  void getCol(Handle dst, Handle t, std::uint64_t j) override {
     const Slot& s = tab(t);
     Slot& d = vec(dst);
-    shape_bits(d, s.length);
+    shapeBits(d, s.length);
     std::copy_n(s.words.data() + j * d.words.size(), d.words.size(), d.words.data());
   }
 
-  void set_col(Handle t, std::uint64_t j, Handle src) override {
+  void setCol(Handle t, std::uint64_t j, Handle src) override {
     Slot& s = tab(t);
     const std::vector<Word>& w = vec(src).words;
     std::copy(w.begin(), w.end(), s.words.data() + j * w.size());
   }
 
-  void get_row(Handle dst, Handle t, std::uint64_t i) override {
+  void getRow(Handle dst, Handle t, std::uint64_t i) override {
     const Slot& s = tab(t);
     Slot& d = vec(dst);
-    shape_bits(d, s.cols);
-    const std::uint64_t wpc = words_for_bits(s.length);
+    shapeBits(d, s.cols);
+    const std::uint64_t wpc = wordsForBits(s.length);
     const unsigned shift = i % 64;
     const Word* col = s.words.data() + i / 64;  // word i / 64 of column j is col[j * wpc]
     for (std::uint64_t j0 = 0; j0 < s.cols; j0 += 64) {
@@ -339,10 +339,10 @@ class CpuBackend final : public Backend {
     }
   }
 
-  void set_row(Handle t, std::uint64_t i, Handle src) override {
+  void setRow(Handle t, std::uint64_t i, Handle src) override {
     Slot& s = tab(t);
     const Word* in = vec(src).words.data();
-    const std::uint64_t wpc = words_for_bits(s.length);
+    const std::uint64_t wpc = wordsForBits(s.length);
     const Word m = Word{1} << (i % 64);
     Word* col = s.words.data() + i / 64;
     for (std::uint64_t j = 0; j < s.cols; ++j, col += wpc) {
@@ -352,25 +352,25 @@ class CpuBackend final : public Backend {
   }
 
   // ---- host transfers ----------------------------------------------------------------------
-  void read_bits(Handle v, std::vector<std::uint64_t>& out) override { read(vec(v), out); }
+  void readBits(Handle v, std::vector<std::uint64_t>& out) override { read(vec(v), out); }
 
-  void write_bits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
+  void writeBits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
     Slot& s = vec(v);
-    shape_bits(s, length);
+    shapeBits(s, length);
     std::copy_n(words, s.words.size(), s.words.data());
-    if (!s.words.empty()) s.words.back() &= tail_mask(length);  // keep the invariant
+    if (!s.words.empty()) s.words.back() &= tailMask(length);  // keep the invariant
   }
 
-  void read_table(Handle t, std::vector<std::uint64_t>& out) override { read(tab(t), out); }
+  void readTable(Handle t, std::vector<std::uint64_t>& out) override { read(tab(t), out); }
 
-  void write_table(Handle t, std::uint64_t rows, std::uint64_t cols,
+  void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
                    const std::uint64_t* words) override {
     Slot& s = tab(t);
-    shape_table(s, rows, cols);
+    shapeTable(s, rows, cols);
     std::copy_n(words, s.words.size(), s.words.data());
-    const std::uint64_t wpc = words_for_bits(rows);
+    const std::uint64_t wpc = wordsForBits(rows);
     for (std::uint64_t j = 0; j < cols && wpc != 0; ++j)
-      s.words[j * wpc + wpc - 1] &= tail_mask(rows);
+      s.words[j * wpc + wpc - 1] &= tailMask(rows);
   }
 
   void synchronize() override {}
@@ -380,12 +380,12 @@ class CpuBackend final : public Backend {
   // column i |= column k for every i with P(k, i) = 1. During step k neither column k (only
   // `column k |= column k` could touch it) nor row k (bit k of column i becomes 1 only where it
   // already is) changes, so row k is gathered once, before the column updates.
-  bool transitive_closure(Handle t) override {
+  bool transitiveClosure(Handle t) override {
     Slot& s = tab(t);
     const std::uint64_t n = s.length;
     if (n != s.cols) return false;
-    const std::uint64_t wpc = words_for_bits(n);
-    if (closure_row_.size() < wpc) resize_words(closure_row_, wpc);  // grows only
+    const std::uint64_t wpc = wordsForBits(n);
+    if (closure_row_.size() < wpc) resizeWords(closure_row_, wpc);  // grows only
     Word* const row = closure_row_.data();
     Word* const base = s.words.data();
     for (std::uint64_t k = 0; k < n; ++k) {
@@ -402,7 +402,7 @@ class CpuBackend final : public Backend {
       for (std::uint64_t q = 0; q < wpc; ++q) {
         for (Word x = row[q]; x != 0; x &= x - 1) {
           const std::uint64_t i = 64 * q + static_cast<unsigned>(std::countr_zero(x));
-          if (i != k) or_into(base + i * wpc, pivot, wpc);  // i == k would be a no-op
+          if (i != k) orInto(base + i * wpc, pivot, wpc);  // i == k would be a no-op
         }
       }
     }
@@ -411,13 +411,13 @@ class CpuBackend final : public Backend {
 
   // MINROW / MAXROW as the model does it, one whole column at a time: for each column of the
   // field, most significant first, keep the candidates with a 0 (max: a 1) there if any has one.
-  bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+  bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
                     Handle z) override {
     const Slot& st = tab(t);
-    const std::uint64_t wpc = words_for_bits(st.length);
+    const std::uint64_t wpc = wordsForBits(st.length);
     const std::vector<Word>& xs = vec(x).words;
-    if (column_a_.size() < wpc) resize_words(column_a_, wpc);  // grows only
-    if (column_b_.size() < wpc) resize_words(column_b_, wpc);
+    if (column_a_.size() < wpc) resizeWords(column_a_, wpc);  // grows only
+    if (column_b_.size() < wpc) resizeWords(column_b_, wpc);
     Word* cand = column_a_.data();
     Word* next = column_b_.data();
     std::copy_n(xs.data(), wpc, cand);  // x may alias z
@@ -431,19 +431,19 @@ class CpuBackend final : public Backend {
       if (any) std::swap(cand, next);
     }
     Slot& sz = vec(z);
-    shape_bits(sz, st.length);
+    shapeBits(sz, st.length);
     std::copy_n(cand, wpc, sz.words.data());
     return true;
   }
 
   // ADDWF / SUBWF as the model does it: a ripple carry (borrow) slice through the field's
   // columns from the least significant, each step one pass over a whole column.
-  bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
+  bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
     Slot& st = tab(t);
-    const std::uint64_t wpc = words_for_bits(st.length);
+    const std::uint64_t wpc = wordsForBits(st.length);
     const Slot& sv = vec(v);
     const std::vector<Word>& mask = vec(x).words;
-    if (column_a_.size() < wpc) resize_words(column_a_, wpc);  // the carry slice
+    if (column_a_.size() < wpc) resizeWords(column_a_, wpc);  // the carry slice
     Word* carry = column_a_.data();
     std::fill_n(carry, wpc, Word{0});
     for (std::uint64_t j = sv.length; j-- > 0;) {
@@ -459,34 +459,34 @@ class CpuBackend final : public Backend {
     return true;
   }
 
-  bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+  bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                  bool descending) override {
     Slot& st = tab(t);
-    return cpu::sort_table_rows(st.words.data(), st.length, st.cols, vec(x).words.data(), nullptr,
+    return cpu::sortTableRows(st.words.data(), st.length, st.cols, vec(x).words.data(), nullptr,
                                 first, len, kind, descending);
   }
 
-  bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
+  bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
                     KeyKind kind, bool descending) override {
     Slot& st = tab(t);
-    return cpu::sort_table_rows(st.words.data(), st.length, st.cols, vec(x).words.data(),
+    return cpu::sortTableRows(st.words.data(), st.length, st.cols, vec(x).words.data(),
                                 vec(heads).words.data(), first, len, kind, descending);
   }
 
-  bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+  bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
                     std::vector<double>& fz) override {
-    cpu::nbody_forces(s, fx, fy, fz);
+    cpu::nbodyForces(s, fx, fy, fz);
     return true;
   }
 
-  bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) override {
-    cpu::nbody_verlet(s, dt, steps);
+  bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) override {
+    cpu::nbodyVerlet(s, dt, steps);
     return true;
   }
 
  private:
   // dst[0, n) |= src[0, n); distinct columns never overlap.
-  static void or_into(Word* __restrict dst, const Word* __restrict src, std::uint64_t n) {
+  static void orInto(Word* __restrict dst, const Word* __restrict src, std::uint64_t n) {
     for (std::uint64_t e = 0; e < n; ++e) dst[e] |= src[e];
   }
 
@@ -544,14 +544,14 @@ class CpuBackend final : public Backend {
   std::vector<Slot> slots_;
   std::vector<Handle> free_;
   std::string device_;
-  std::vector<Word> closure_row_;  // transitive_closure's gathered pivot row (capacity kept)
+  std::vector<Word> closure_row_;  // transitiveClosure's gathered pivot row (capacity kept)
   // Whole-column scratch of the native procedures (candidates, carries); capacity kept.
   std::vector<Word> column_a_, column_b_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cpu_backend() {
+std::unique_ptr<Backend> makeCpuBackend() {
   return std::make_unique<CpuBackend>();
 }
 

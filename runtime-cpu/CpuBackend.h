@@ -8,6 +8,6 @@
 
 namespace star {
 
-std::unique_ptr<Backend> make_cpu_backend();
+std::unique_ptr<Backend> makeCpuBackend();
 
 }  // namespace star

@@ -10,7 +10,7 @@ namespace star::cpu {
 namespace {
 
 // x^e for an integer e >= 0 by squaring: much faster than std::pow, and as accurate.
-double int_power(double x, unsigned e) {
+double intPower(double x, unsigned e) {
   double result = 1.0;
   while (e != 0) {
     if (e & 1u) result *= x;
@@ -29,13 +29,13 @@ struct Repulsion {
   bool integral = false;
   unsigned e = 0;
   double operator()(double r) const {
-    return integral ? int_power(c1 * r, e) : std::pow(c1 * r, c2);
+    return integral ? intPower(c1 * r, e) : std::pow(c1 * r, c2);
   }
 };
 
 }  // namespace
 
-void nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+void nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
                   std::vector<double>& fz) {
   const std::size_t n = s.n, nt = s.ntypes;
   fx.assign(n, 0.0);
@@ -69,12 +69,12 @@ void nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<dou
 }
 
 // Velocity Verlet with unit masses: v += dt/2 F(x); x += dt v; v += dt/2 F(x'), step after step.
-void nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) {
+void nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) {
   if (steps == 0) return;
   const std::size_t n = s.n;
   const double half = 0.5 * dt;
   std::vector<double> fx, fy, fz;
-  nbody_forces(s, fx, fy, fz);
+  nbodyForces(s, fx, fy, fz);
   for (std::uint64_t step = 0; step < steps; ++step) {
     for (std::size_t i = 0; i < n; ++i) {
       s.vx[i] += half * fx[i];
@@ -84,7 +84,7 @@ void nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) {
       s.y[i] += dt * s.vy[i];
       s.z[i] += dt * s.vz[i];
     }
-    nbody_forces(s, fx, fy, fz);
+    nbodyForces(s, fx, fy, fz);
     for (std::size_t i = 0; i < n; ++i) {
       s.vx[i] += half * fx[i];
       s.vy[i] += half * fy[i];
@@ -93,7 +93,7 @@ void nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) {
   }
 }
 
-NBodySystem fluorite_crystal(int cells, double a) {
+NBodySystem fluoriteCrystal(int cells, double a) {
   NBodySystem s;
   const double fcc[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
   const double half = 0.5 * a * cells;

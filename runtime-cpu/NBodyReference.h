@@ -1,4 +1,4 @@
-// The double-precision reference of the N-body module (Backend::nbody_forces, nbody_verlet).
+// The double-precision reference of the N-body module (Backend::nbodyForces, nbodyVerlet).
 #pragma once
 
 #include <cstdint>
@@ -8,14 +8,14 @@
 
 namespace star::cpu {
 
-void nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+void nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
                   std::vector<double>& fz);
-void nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps);
+void nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps);
 
 // The paper's test system in C++ (what NB_CRYSTAL builds in Star): cells^3 cubic cells of
 // constant a, 4 particles of type 0 on the fcc sites and 8 of type 1 on the tetrahedral sites of
 // each, cell by cell (z fastest), centred on the origin; zero velocities, no coefficients
 // (ntypes and c0/c1/c2 are left for the caller).
-NBodySystem fluorite_crystal(int cells, double a);
+NBodySystem fluoriteCrystal(int cells, double a);
 
 }  // namespace star::cpu

@@ -30,7 +30,7 @@ void transpose64(Word* a) {
   }
 }
 
-constexpr Word reverse_bits(Word x) {
+constexpr Word reverseBits(Word x) {
   x = ((x >> 1) & 0x5555555555555555u) | ((x & 0x5555555555555555u) << 1);
   x = ((x >> 2) & 0x3333333333333333u) | ((x & 0x3333333333333333u) << 2);
   x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
@@ -38,7 +38,7 @@ constexpr Word reverse_bits(Word x) {
 }
 
 // Bits [lo, hi) of a bit vector contain a 1.
-bool any_in_range(const Word* v, std::uint64_t lo, std::uint64_t hi) {
+bool anyInRange(const Word* v, std::uint64_t lo, std::uint64_t hi) {
   while (lo < hi) {
     const std::uint64_t q = lo / 64, s = lo % 64;
     const std::uint64_t n = std::min<std::uint64_t>(64 - s, hi - lo);
@@ -52,7 +52,7 @@ bool any_in_range(const Word* v, std::uint64_t lo, std::uint64_t hi) {
 // The unsigned number whose order is the field's order as `kind` reads it (reversed when
 // descending): signed flips the sign bit; float inverts every bit of a negative number and
 // flips the sign bit of a positive one (IEEE totalOrder).
-Word order_key(Word field, std::uint64_t len, KeyKind kind, bool descending) {
+Word orderKey(Word field, std::uint64_t len, KeyKind kind, bool descending) {
   const Word mask = len == 64 ? ~Word{0} : (Word{1} << len) - 1;
   const Word sign = Word{1} << (len - 1);
   if (kind == KeyKind::Signed)
@@ -70,7 +70,7 @@ struct Rec {
 
 // Stable sort by key of records that arrive in row order: a key tie is decided by src.
 template <class Index>
-void sort_small(Rec<Index>* b, Rec<Index>* e) {
+void sortSmall(Rec<Index>* b, Rec<Index>* e) {
   std::sort(b, e, [](const Rec<Index>& x, const Rec<Index>& y) {
     return x.key != y.key ? x.key < y.key : x.src < y.src;
   });
@@ -79,7 +79,7 @@ void sort_small(Rec<Index>* b, Rec<Index>* e) {
 // LSD radix sort on the key's low `len` bits, 8 bits per pass; passes where every record has the
 // same digit are skipped. Stable, so records in row order stay in row order among equal keys.
 template <class Index>
-void sort_radix(Rec<Index>* b, Rec<Index>* e, std::uint64_t len, std::vector<Rec<Index>>& tmp) {
+void sortRadix(Rec<Index>* b, Rec<Index>* e, std::uint64_t len, std::vector<Rec<Index>>& tmp) {
   const std::size_t n = static_cast<std::size_t>(e - b);
   const unsigned passes = static_cast<unsigned>((len + 7) / 8);
   std::vector<std::array<std::size_t, 256>> count(passes);
@@ -101,11 +101,11 @@ void sort_radix(Rec<Index>* b, Rec<Index>* e, std::uint64_t len, std::vector<Rec
 }
 
 template <class Index>
-void sort_rows_impl(Word* table, std::uint64_t rows, std::uint64_t cols, const Word* x,
+void sortRowsImpl(Word* table, std::uint64_t rows, std::uint64_t cols, const Word* x,
                     const Word* heads, std::uint64_t first, std::uint64_t len, KeyKind kind,
                     bool descending) {
-  const std::uint64_t wpc = words_for_bits(rows);
-  const std::uint64_t rw = words_for_bits(cols);  // words per row of the row-major copy
+  const std::uint64_t wpc = wordsForBits(rows);
+  const std::uint64_t rw = wordsForBits(cols);  // words per row of the row-major copy
   std::vector<std::uint64_t> blocks;              // the 64-row blocks holding a marked row
   for (std::uint64_t q = 0; q < wpc; ++q)
     if (x[q] != 0) blocks.push_back(q);
@@ -139,14 +139,14 @@ void sort_rows_impl(Word* table, std::uint64_t rows, std::uint64_t cols, const W
       const std::uint64_t r = static_cast<unsigned>(std::countr_zero(m));
       const std::uint64_t row = blocks[s] * 64 + r;
       const Index at = static_cast<Index>(s * 64 + r);
-      if (heads && !recs.empty() && any_in_range(heads, prevRow + 1, row + 1))
+      if (heads && !recs.empty() && anyInRange(heads, prevRow + 1, row + 1))
         groupStart.push_back(recs.size());
       prevRow = row;
       const Word* w = &rm[static_cast<std::size_t>(at) * rw];
       Word window = w[q0] >> sh;  // bit i = column first + i
       if (sh != 0 && q0 + 1 < rw) window |= w[q0 + 1] << (64 - sh);
-      const Word field = reverse_bits(window) >> (64 - len);  // column first is the top bit
-      recs.push_back({order_key(field, len, kind, descending), at});
+      const Word field = reverseBits(window) >> (64 - len);  // column first is the top bit
+      recs.push_back({orderKey(field, len, kind, descending), at});
       dst.push_back(at);
     }
   }
@@ -157,9 +157,9 @@ void sort_rows_impl(Word* table, std::uint64_t rows, std::uint64_t cols, const W
     Rec<Index>* b = recs.data() + groupStart[g];
     Rec<Index>* e = recs.data() + groupStart[g + 1];
     if (e - b <= 1024)
-      sort_small(b, e);
+      sortSmall(b, e);
     else
-      sort_radix(b, e, len, tmp);
+      sortRadix(b, e, len, tmp);
   }
 
   // Move whole rows: gather the rows that move, then write them to their marked positions.
@@ -193,17 +193,17 @@ void sort_rows_impl(Word* table, std::uint64_t rows, std::uint64_t cols, const W
 
 }  // namespace
 
-bool sort_table_rows(std::uint64_t* table, std::uint64_t rows, std::uint64_t cols,
+bool sortTableRows(std::uint64_t* table, std::uint64_t rows, std::uint64_t cols,
                      const std::uint64_t* x, const std::uint64_t* heads, std::uint64_t first,
                      std::uint64_t len, KeyKind kind, bool descending) {
   const bool lenOk = kind == KeyKind::Float ? (len == 32 || len == 64) : (len >= 1 && len <= 64);
   if (!lenOk || first + len > cols || first + len < first) return false;
   try {
     // Rows of the row-major copy are numbered by 32 bits while they fit.
-    if (words_for_bits(rows) * 64 <= std::numeric_limits<std::uint32_t>::max())
-      sort_rows_impl<std::uint32_t>(table, rows, cols, x, heads, first, len, kind, descending);
+    if (wordsForBits(rows) * 64 <= std::numeric_limits<std::uint32_t>::max())
+      sortRowsImpl<std::uint32_t>(table, rows, cols, x, heads, first, len, kind, descending);
     else
-      sort_rows_impl<std::uint64_t>(table, rows, cols, x, heads, first, len, kind, descending);
+      sortRowsImpl<std::uint64_t>(table, rows, cols, x, heads, first, len, kind, descending);
   } catch (const std::bad_alloc&) {
     throw BackendError("cpu backend: out of memory");
   } catch (const std::length_error&) {

@@ -1,7 +1,7 @@
 // The Backend implementation: host-side bookkeeping (shapes, handles, capacity) and the order of
 // launches for each primitive. Every primitive is queued on the context's single stream, so
 // program order is stream order; only the primitives that return a value wait for the device.
-// Each primitive is one kernel launch (none for empty values), except the host transfers, get_bit
+// Each primitive is one kernel launch (none for empty values), except the host transfers, getBit
 // (an 8-byte copy) and resize (a memset, after a pool allocation when it grows). A primitive that
 // returns a value is that one launch, which stores the value and a ticket in mapped host memory,
 // and a host spin on the ticket (DeviceContext::result): no memset, no copy, no stream sync.
@@ -49,30 +49,30 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend() = default;
   ~CudaBackend() override {
-    slots_.for_each_live([&](Slot& s) { ctx_.release(s.data); });
+    slots_.forEachLive([&](Slot& s) { ctx_.release(s.data); });
     ctx_.release(closure_scratch_);
     ctx_.release(fields_scratch_);
   }
 
   std::string name() const override { return "cuda"; }
-  std::string device() const override { return ctx_.device_name(); }
+  std::string device() const override { return ctx_.deviceName(); }
 
   // ---- storage ---------------------------------------------------------------------------
-  Handle create_bits() override { return slots_.create(Kind::Bits); }
-  Handle create_table() override { return slots_.create(Kind::Table); }
+  Handle createBits() override { return slots_.create(Kind::Bits); }
+  Handle createTable() override { return slots_.create(Kind::Table); }
 
   void destroy(Handle h) override {
     ctx_.release(slots_.at(h).data);
     slots_.release(h);
   }
 
-  void resize_bits(Handle v, std::uint64_t length) override {
+  void resizeBits(Handle v, std::uint64_t length) override {
     Slot& s = slots_.at(v);
     reshape(s, length, 1);
     zero(s);
   }
 
-  void resize_table(Handle t, std::uint64_t rows, std::uint64_t cols) override {
+  void resizeTable(Handle t, std::uint64_t rows, std::uint64_t cols) override {
     Slot& s = slots_.at(t);
     reshape(s, rows, cols);
     zero(s);
@@ -85,15 +85,15 @@ class CudaBackend final : public Backend {
   // ---- bit vectors -------------------------------------------------------------------------
   void fill(Handle v, bool bit) override {
     const Slot& s = slots_.at(v);
-    cuda::launch_fill(launch(), s.data, s.words(), bit, cuda::tail_mask(s.rows));
+    cuda::launchFill(launch(), s.data, s.words(), bit, cuda::tailMask(s.rows));
   }
 
-  void copy_bits(Handle dst, Handle src) override {
+  void copyBits(Handle dst, Handle src) override {
     if (dst == src) return;
     const Slot& a = slots_.at(src);
     Slot& d = slots_.at(dst);
     reshape(d, a.rows, 1);
-    cuda::launch_copy(launch(), d.data, a.data, a.words());
+    cuda::launchCopy(launch(), d.data, a.data, a.words());
   }
 
   void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
@@ -101,67 +101,67 @@ class CudaBackend final : public Backend {
     const Slot& y = slots_.at(b);
     Slot& d = slots_.at(dst);
     reshape(d, x.rows, 1);  // a no-op when dst aliases a or b
-    cuda::launch_bitwise(launch(), op, d.data, x.data, y.data, x.words());
+    cuda::launchBitwise(launch(), op, d.data, x.data, y.data, x.words());
   }
 
-  void bit_not(Handle dst, Handle a) override {
+  void bitNot(Handle dst, Handle a) override {
     const Slot& x = slots_.at(a);
     Slot& d = slots_.at(dst);
     reshape(d, x.rows, 1);
-    cuda::launch_not(launch(), d.data, x.data, x.words(), cuda::tail_mask(x.rows));
+    cuda::launchNot(launch(), d.data, x.data, x.words(), cuda::tailMask(x.rows));
   }
 
   // One launch: the search zeroes dst as it reads, and the last block writes the kept bit.
-  void first_only(Handle dst, Handle a) override {
+  void firstOnly(Handle dst, Handle a) override {
     const Slot& x = slots_.at(a);
     Slot& d = slots_.at(dst);
     reshape(d, x.rows, 1);
-    cuda::launch_first_only(launch(), ctx_.state(), d.data, x.data, x.words());
+    cuda::launchFirstOnly(launch(), ctx_.state(), d.data, x.data, x.words());
   }
 
   // An 8-byte copy of the element and a stream synchronisation (cheaper than a kernel).
-  bool get_bit(Handle v, std::uint64_t i) override {
-    return (ctx_.read_word(slots_.at(v).data + i / 64) >> (i % 64)) & 1;
+  bool getBit(Handle v, std::uint64_t i) override {
+    return (ctx_.readWord(slots_.at(v).data + i / 64) >> (i % 64)) & 1;
   }
 
-  void set_bit(Handle v, std::uint64_t i, bool bit) override {
-    cuda::launch_set_bit(launch(), slots_.at(v).data, i, bit);
+  void setBit(Handle v, std::uint64_t i, bool bit) override {
+    cuda::launchSetBit(launch(), slots_.at(v).data, i, bit);
   }
 
-  std::int64_t find_first(Handle v) override {
+  std::int64_t findFirst(Handle v) override {
     const Slot& s = slots_.at(v);
     if (s.words() == 0) return -1;
-    cuda::launch_find_first(launch(), ctx_.next_result(), s.data, s.words());
-    return found_index();
+    cuda::launchFindFirst(launch(), ctx_.nextResult(), s.data, s.words());
+    return foundIndex();
   }
 
   // The same launch finds the first 1 and clears it.
   std::int64_t step(Handle v) override {
     const Slot& s = slots_.at(v);
     if (s.words() == 0) return -1;
-    cuda::launch_step(launch(), ctx_.next_result(), s.data, s.words());
-    return found_index();
+    cuda::launchStep(launch(), ctx_.nextResult(), s.data, s.words());
+    return foundIndex();
   }
 
   std::uint64_t count(Handle v) override {
     const Slot& s = slots_.at(v);
     if (s.words() == 0) return 0;
-    cuda::launch_count(launch(), ctx_.next_result(), s.data, s.words());
+    cuda::launchCount(launch(), ctx_.nextResult(), s.data, s.words());
     return ctx_.result();
   }
 
-  bool any(Handle v) override { return find_first(v) >= 0; }
+  bool any(Handle v) override { return findFirst(v) >= 0; }
 
   void trim(Handle dst, Handle w, std::uint64_t from, std::uint64_t len) override {
     const Slot& src = slots_.at(w);
     Slot& d = slots_.at(dst);
     reshape(d, len, 1);
-    cuda::launch_trim(launch(), d.data, src.data, src.words(), from, len);
+    cuda::launchTrim(launch(), d.data, src.data, src.words(), from, len);
   }
 
   void replace(Handle w, std::uint64_t from, Handle v) override {
     const Slot& src = slots_.at(v);
-    cuda::launch_replace(launch(), slots_.at(w).data, from, src.data, src.rows);
+    cuda::launchReplace(launch(), slots_.at(w).data, from, src.data, src.rows);
   }
 
   // First difference as an index reduction, the verdict read from a on the device: one launch,
@@ -170,7 +170,7 @@ class CudaBackend final : public Backend {
     const Slot& x = slots_.at(a);
     const Slot& y = slots_.at(b);
     if (x.words() == 0) return 0;
-    cuda::launch_compare(launch(), ctx_.next_result(), x.data, y.data, x.words());
+    cuda::launchCompare(launch(), ctx_.nextResult(), x.data, y.data, x.words());
     return static_cast<int>(static_cast<std::int64_t>(ctx_.result()));
   }
 
@@ -179,7 +179,7 @@ class CudaBackend final : public Backend {
     const Slot& y = slots_.at(b);
     Slot& d = slots_.at(dst);
     reshape(d, x.rows, 1);
-    cuda::launch_add(launch(), d.data, x.data, y.data, x.words());
+    cuda::launchAdd(launch(), d.data, x.data, y.data, x.words());
   }
 
   void sub(Handle dst, Handle a, Handle b) override {
@@ -187,56 +187,56 @@ class CudaBackend final : public Backend {
     const Slot& y = slots_.at(b);
     Slot& d = slots_.at(dst);
     reshape(d, x.rows, 1);
-    cuda::launch_sub(launch(), d.data, x.data, y.data, x.words());
+    cuda::launchSub(launch(), d.data, x.data, y.data, x.words());
   }
 
   // ---- tables ------------------------------------------------------------------------------
-  void copy_table(Handle dst, Handle src) override {
+  void copyTable(Handle dst, Handle src) override {
     if (dst == src) return;
     const Slot& t = slots_.at(src);
     Slot& d = slots_.at(dst);
     reshape(d, t.rows, t.cols);
-    cuda::launch_copy(launch(), d.data, t.data, t.words());
+    cuda::launchCopy(launch(), d.data, t.data, t.words());
   }
 
-  void get_col(Handle dst, Handle t, std::uint64_t j) override {
+  void getCol(Handle dst, Handle t, std::uint64_t j) override {
     const Slot& table = slots_.at(t);
     Slot& d = slots_.at(dst);
     reshape(d, table.rows, 1);
-    cuda::launch_copy(launch(), d.data, table.data + j * table.col_words(), table.col_words());
+    cuda::launchCopy(launch(), d.data, table.data + j * table.colWords(), table.colWords());
   }
 
-  void set_col(Handle t, std::uint64_t j, Handle src) override {
+  void setCol(Handle t, std::uint64_t j, Handle src) override {
     const Slot& table = slots_.at(t);
-    cuda::launch_copy(launch(), table.data + j * table.col_words(), slots_.at(src).data,
-                      table.col_words());
+    cuda::launchCopy(launch(), table.data + j * table.colWords(), slots_.at(src).data,
+                      table.colWords());
   }
 
-  void get_row(Handle dst, Handle t, std::uint64_t i) override {
+  void getRow(Handle dst, Handle t, std::uint64_t i) override {
     const Slot& table = slots_.at(t);
     Slot& d = slots_.at(dst);
     reshape(d, table.cols, 1);
-    cuda::launch_get_row(launch(), d.data, table.data, table.col_words(), table.cols, i);
+    cuda::launchGetRow(launch(), d.data, table.data, table.colWords(), table.cols, i);
   }
 
-  void set_row(Handle t, std::uint64_t i, Handle src) override {
+  void setRow(Handle t, std::uint64_t i, Handle src) override {
     const Slot& table = slots_.at(t);
-    cuda::launch_set_row(launch(), table.data, table.col_words(), table.cols, i,
+    cuda::launchSetRow(launch(), table.data, table.colWords(), table.cols, i,
                          slots_.at(src).data);
   }
 
   // ---- host transfers ------------------------------------------------------------------------
-  void read_bits(Handle v, std::vector<std::uint64_t>& out) override { read(slots_.at(v), out); }
+  void readBits(Handle v, std::vector<std::uint64_t>& out) override { read(slots_.at(v), out); }
 
-  void write_bits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
+  void writeBits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
     Slot& s = slots_.at(v);
     reshape(s, length, 1);
     write(s, words);
   }
 
-  void read_table(Handle t, std::vector<std::uint64_t>& out) override { read(slots_.at(t), out); }
+  void readTable(Handle t, std::vector<std::uint64_t>& out) override { read(slots_.at(t), out); }
 
-  void write_table(Handle t, std::uint64_t rows, std::uint64_t cols,
+  void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
                    const std::uint64_t* words) override {
     Slot& s = slots_.at(t);
     reshape(s, rows, cols);
@@ -248,11 +248,11 @@ class CudaBackend final : public Backend {
   // ---- native library procedures ---------------------------------------------------------
   // A blocked Warshall on the device (kernels/Closure.cu): one snapshot launch and one launch per
   // 64 pivots, all queued; the scratch grows only when a larger table needs more.
-  bool transitive_closure(Handle t) override {
+  bool transitiveClosure(Handle t) override {
     const Slot& s = slots_.at(t);
     if (s.rows != s.cols) return false;
     if (s.rows == 0) return true;
-    const std::uint64_t needed = cuda::closure_scratch_words(s.rows);
+    const std::uint64_t needed = cuda::closureScratchWords(s.rows);
     if (needed > closure_capacity_) {
       ctx_.release(closure_scratch_);
       closure_scratch_ = nullptr;
@@ -260,20 +260,20 @@ class CudaBackend final : public Backend {
       closure_scratch_ = ctx_.allocate(needed);
       closure_capacity_ = needed;
     }
-    cuda::launch_transitive_closure(launch(), s.data, s.rows, closure_scratch_);
+    cuda::launchTransitiveClosure(launch(), s.data, s.rows, closure_scratch_);
     return true;
   }
 
   // MINROW / MAXROW (kernels/Fields.cu): one block when a column fits in its registers, else one
   // launch per column deciding on the device; no host round trip either way. x may alias z: its
   // length is rows(t), so the reshape keeps its storage.
-  bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+  bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
                     Handle z) override {
     const Slot& s = slots_.at(t);
     Slot& d = slots_.at(z);
     reshape(d, s.rows, 1);
-    if (s.col_words() == 0) return true;
-    const std::uint64_t needed = cuda::extreme_scratch_words(s.col_words());
+    if (s.colWords() == 0) return true;
+    const std::uint64_t needed = cuda::extremeScratchWords(s.colWords());
     if (needed > fields_capacity_) {
       ctx_.release(fields_scratch_);
       fields_scratch_ = nullptr;
@@ -281,41 +281,41 @@ class CudaBackend final : public Backend {
       fields_scratch_ = ctx_.allocate(needed);
       fields_capacity_ = needed;
     }
-    cuda::launch_extreme_rows(launch(), s.data, s.col_words(), slots_.at(x).data, first, len, max,
+    cuda::launchExtremeRows(launch(), s.data, s.colWords(), slots_.at(x).data, first, len, max,
                               d.data, fields_scratch_);
     return true;
   }
 
   // ADDWF / SUBWF: one launch, v read on the device.
-  bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
+  bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
     const Slot& s = slots_.at(t);
     const Slot& w = slots_.at(v);
-    cuda::launch_add_field(launch(), s.data, s.col_words(), slots_.at(x).data, first, w.data,
+    cuda::launchAddField(launch(), s.data, s.colWords(), slots_.at(x).data, first, w.data,
                            w.rows, subtract);
     return true;
   }
 
-  bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+  bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                  bool descending) override {
     Slot& s = slots_.at(t);
-    return cuda::sort_table_rows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data, nullptr, first,
+    return cuda::sortTableRows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data, nullptr, first,
                                  len, kind, descending);
   }
 
-  bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
+  bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
                     KeyKind kind, bool descending) override {
     Slot& s = slots_.at(t);
-    return cuda::sort_table_rows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data,
+    return cuda::sortTableRows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data,
                                  slots_.at(heads).data, first, len, kind, descending);
   }
 
-  bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+  bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
                     std::vector<double>& fz) override {
-    return cuda::nbody_forces(ctx_, s, fx, fy, fz);
+    return cuda::nbodyForces(ctx_, s, fx, fy, fz);
   }
 
-  bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) override {
-    return cuda::nbody_verlet(ctx_, s, dt, steps);
+  bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) override {
+    return cuda::nbodyVerlet(ctx_, s, dt, steps);
   }
 
  private:
@@ -325,7 +325,7 @@ class CudaBackend final : public Backend {
   // only when the capacity is too small, so steady state allocates nothing. Allocation and
   // release are stream-ordered: the old buffer goes back to the pool after the work queued on it.
   void reshape(Slot& s, std::uint64_t rows, std::uint64_t cols) {
-    const std::uint64_t needed = cols * words_for_bits(rows);
+    const std::uint64_t needed = cols * wordsForBits(rows);
     if (needed > s.capacity) {
       ctx_.release(s.data);
       s.data = nullptr;
@@ -365,28 +365,28 @@ class CudaBackend final : public Backend {
                           ctx_.stream()),
           "write");
     if (s.rows % 64 != 0) {
-      cuda::launch_mask_tails(launch(), s.data, s.col_words(), s.cols, cuda::tail_mask(s.rows));
+      cuda::launchMaskTails(launch(), s.data, s.colWords(), s.cols, cuda::tailMask(s.rows));
     }
     ctx_.synchronize();
   }
 
   // Waits for the search just launched and reads its index.
-  std::int64_t found_index() {
+  std::int64_t foundIndex() {
     const std::uint64_t i = ctx_.result();
     return i == cuda::kNotFound ? -1 : static_cast<std::int64_t>(i);
   }
 
   cuda::DeviceContext ctx_;  // declared first: destroyed after the slots release their memory
   cuda::HandleTable slots_;
-  std::uint64_t* closure_scratch_ = nullptr;  // transitive_closure's snapshots (device)
+  std::uint64_t* closure_scratch_ = nullptr;  // transitiveClosure's snapshots (device)
   std::uint64_t closure_capacity_ = 0;        // elements at closure_scratch_
-  std::uint64_t* fields_scratch_ = nullptr;   // extreme_rows' candidate buffers (device)
+  std::uint64_t* fields_scratch_ = nullptr;   // extremeRows' candidate buffers (device)
   std::uint64_t fields_capacity_ = 0;         // elements at fields_scratch_
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cuda_backend() {
+std::unique_ptr<Backend> makeCudaBackend() {
   std::string why;
   if (!cuda_device_available(&why)) throw BackendError("CUDA backend unavailable: " + why);
   return std::make_unique<CudaBackend>();

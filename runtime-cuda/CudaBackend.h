@@ -9,9 +9,9 @@
 namespace star {
 
 // A backend on the current CUDA device; throws BackendError when there is none.
-std::unique_ptr<Backend> make_cuda_backend();
+std::unique_ptr<Backend> makeCudaBackend();
 
-// Whether make_cuda_backend() can work here: a driver, a device, and kernels built for it.
+// Whether makeCudaBackend() can work here: a driver, a device, and kernels built for it.
 // Never throws; when false, *why_not (if given) says why.
 bool cuda_device_available(std::string* why_not = nullptr);
 

@@ -17,7 +17,7 @@ void check(cudaError_t err, const char* what) {
                      cudaGetErrorString(err) + ")");
 }
 
-void check_alloc(cudaError_t err, std::uint64_t bytes) {
+void checkAlloc(cudaError_t err, std::uint64_t bytes) {
   if (err == cudaSuccess) return;
   cudaGetLastError();
   if (err == cudaErrorMemoryAllocation) {
@@ -27,7 +27,7 @@ void check_alloc(cudaError_t err, std::uint64_t bytes) {
                      " bytes: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
 }
 
-void check_launch(const char* kernel) {
+void checkLaunch(const char* kernel) {
   check(cudaGetLastError(), kernel);
 }
 

@@ -11,10 +11,10 @@ namespace star::cuda {
 void check(cudaError_t err, const char* what);
 
 // Like check, but an allocation failure reads "GPU out of memory: ... <bytes> bytes ...".
-void check_alloc(cudaError_t err, std::uint64_t bytes);
+void checkAlloc(cudaError_t err, std::uint64_t bytes);
 
 // Checks that the kernel launched just before was accepted (bad configuration, no image, ...).
 // Faults inside the kernel surface later, at the next synchronisation point.
-void check_launch(const char* kernel);
+void checkLaunch(const char* kernel);
 
 }  // namespace star::cuda

@@ -15,7 +15,7 @@ namespace {
 constexpr unsigned kBlocksPerSm = 8;
 // The mapped result words get a cache line of their own.
 constexpr std::size_t kHostResultBytes = 64;
-// Where read_word's copy lands (beside the ticket and value words of the kernels).
+// Where readWord's copy lands (beside the ticket and value words of the kernels).
 constexpr int kCopyWord = 2;
 static_assert(kTicketWord != kCopyWord && kValueWord != kCopyWord);
 static_assert((kCopyWord + 1) * sizeof(std::uint64_t) <= kHostResultBytes);
@@ -24,11 +24,11 @@ constexpr unsigned kSpinsPerQuery = 1024;
 
 // Loads of the words a kernel stores into mapped memory; acquire: the value word is read after the
 // ticket word that releases it.
-std::uint64_t load_acquire(std::uint64_t& word) {
+std::uint64_t loadAcquire(std::uint64_t& word) {
   return std::atomic_ref<std::uint64_t>(word).load(std::memory_order_acquire);
 }
 
-void cpu_relax() {
+void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -77,7 +77,7 @@ DeviceContext::DeviceContext() {
 
   // The accumulators start idle; from here on every reduction leaves them so.
   void* state = nullptr;
-  check_alloc(cudaMalloc(&state, sizeof(ReduceState)), sizeof(ReduceState));
+  checkAlloc(cudaMalloc(&state, sizeof(ReduceState)), sizeof(ReduceState));
   state_ = static_cast<ReduceState*>(state);
   static constexpr ReduceState kIdle = kReduceStateIdle;
   check(cudaMemcpyAsync(state_, &kIdle, sizeof(ReduceState), cudaMemcpyHostToDevice,
@@ -119,7 +119,7 @@ void DeviceContext::teardown() noexcept {
 std::uint64_t* DeviceContext::allocate(std::uint64_t words) {
   const std::uint64_t bytes = words * sizeof(std::uint64_t);
   void* p = nullptr;
-  check_alloc(cudaMallocFromPoolAsync(&p, bytes, pool_, launch_.stream), bytes);
+  checkAlloc(cudaMallocFromPoolAsync(&p, bytes, pool_, launch_.stream), bytes);
   return static_cast<std::uint64_t*>(p);
 }
 
@@ -129,7 +129,7 @@ void DeviceContext::release(std::uint64_t* p) noexcept {
   if (cudaFreeAsync(p, launch_.stream) != cudaSuccess) cudaGetLastError();
 }
 
-ResultTarget DeviceContext::next_result() {
+ResultTarget DeviceContext::nextResult() {
   return ResultTarget{state_, host_on_device_, ++ticket_};
 }
 
@@ -138,28 +138,28 @@ ResultTarget DeviceContext::next_result() {
 // faults never stores its ticket: the periodic stream query turns that into a BackendError.
 std::uint64_t DeviceContext::result() {
   for (unsigned spins = 1;; ++spins) {
-    if (load_acquire(host_[kTicketWord]) == ticket_) return load_acquire(host_[kValueWord]);
+    if (loadAcquire(host_[kTicketWord]) == ticket_) return loadAcquire(host_[kValueWord]);
     if (spins % kSpinsPerQuery == 0) {
       const cudaError_t status = cudaStreamQuery(launch_.stream);
       if (status != cudaErrorNotReady) {
         check(status, "synchronize");
         // The stream is idle, so the launch has completed and its stores are visible.
-        if (load_acquire(host_[kTicketWord]) == ticket_) return load_acquire(host_[kValueWord]);
+        if (loadAcquire(host_[kTicketWord]) == ticket_) return loadAcquire(host_[kValueWord]);
         throw BackendError("cuda backend: a kernel completed without storing its result");
       }
     }
-    cpu_relax();
+    cpuRelax();
   }
 }
 
 // A plain 8-byte copy into the pinned area beats a kernel that stores into it (measured on an
 // H200: 6.4 us against 7.7 us with the spin, 9.2 us with a stream synchronisation).
-std::uint64_t DeviceContext::read_word(const std::uint64_t* device_word) {
+std::uint64_t DeviceContext::readWord(const std::uint64_t* device_word) {
   check(cudaMemcpyAsync(&host_[kCopyWord], device_word, sizeof(std::uint64_t),
                         cudaMemcpyDeviceToHost, launch_.stream),
         "result copy");
   synchronize();
-  return load_acquire(host_[kCopyWord]);
+  return loadAcquire(host_[kCopyWord]);
 }
 
 void DeviceContext::synchronize() {

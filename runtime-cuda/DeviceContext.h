@@ -25,7 +25,7 @@ class DeviceContext {
 
   const Launch& launch() const { return launch_; }
   cudaStream_t stream() const { return launch_.stream; }
-  const std::string& device_name() const { return device_name_; }
+  const std::string& deviceName() const { return device_name_; }
 
   // Stream-ordered: the memory is usable by work queued after the call, and a release waits for
   // the work queued before it. words > 0.
@@ -35,15 +35,15 @@ class DeviceContext {
   // This context's reduction accumulators (never shared between backends).
   ReduceState* state() const { return state_; }
   // Where the next synchronising kernel puts its result, with a fresh ticket; result() then waits
-  // for exactly that launch. One launch per next_result(), one result() after it.
-  ResultTarget next_result();
-  // Waits until the launch of the last next_result() has stored its result, and returns it. Work
+  // for exactly that launch. One launch per nextResult(), one result() after it.
+  ResultTarget nextResult();
+  // Waits until the launch of the last nextResult() has stored its result, and returns it. Work
   // queued before it has completed as far as the result depends on it; the stream may still be
   // finishing the launch (later primitives are queued behind it anyway). A device fault is
   // reported here if it happens before the result appears, else at the next synchronisation.
   std::uint64_t result();
   // One element of device memory, copied back after everything queued before it.
-  std::uint64_t read_word(const std::uint64_t* device_word);
+  std::uint64_t readWord(const std::uint64_t* device_word);
   // Waits for the stream (also before reusing host memory handed to a copy).
   void synchronize();
 
@@ -57,7 +57,7 @@ class DeviceContext {
   ReduceState* state_ = nullptr;  // device, idle values between launches
   std::uint64_t* host_ = nullptr;  // mapped pinned host memory: kTicketWord, kValueWord, kCopyWord
   std::uint64_t* host_on_device_ = nullptr;  // its device address
-  std::uint64_t ticket_ = 0;                 // of the last next_result()
+  std::uint64_t ticket_ = 0;                 // of the last nextResult()
 };
 
 }  // namespace star::cuda

@@ -10,7 +10,7 @@ namespace star {
 namespace {
 
 // Never launched: its attributes tell whether this binary holds code the device can run.
-__global__ void probe_kernel() {}
+__global__ void probeKernel() {}
 
 std::string describe(cudaError_t err) {
   return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
@@ -40,7 +40,7 @@ bool cuda_device_available(std::string* why_not) {
     return fail(why_not, "the CUDA device does not support stream-ordered memory pools");
   }
   cudaFuncAttributes attributes{};
-  err = cudaFuncGetAttributes(&attributes, probe_kernel);
+  err = cudaFuncGetAttributes(&attributes, probeKernel);
   if (err != cudaSuccess) {
     return fail(why_not, "the CUDA backend has no kernels for this GPU (" + describe(err) + ")");
   }

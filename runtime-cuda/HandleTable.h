@@ -20,8 +20,8 @@ struct Slot {
   std::uint64_t* data = nullptr;
   Handle next_free = kNoHandle;
 
-  std::uint64_t col_words() const { return words_for_bits(rows); }
-  std::uint64_t words() const { return cols * col_words(); }
+  std::uint64_t colWords() const { return wordsForBits(rows); }
+  std::uint64_t words() const { return cols * colWords(); }
 };
 
 class HandleTable {
@@ -62,7 +62,7 @@ class HandleTable {
   const Slot& at(Handle h) const { return const_cast<HandleTable*>(this)->at(h); }
 
   template <class F>
-  void for_each_live(F&& f) {
+  void forEachLive(F&& f) {
     for (Slot& s : slots_) {
       if (s.kind != Kind::Free) f(s);
     }

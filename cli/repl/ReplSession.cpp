@@ -371,14 +371,14 @@ void ReplSession::saveValues(Mark& m, const std::vector<bool>& touched) {
       if (spare == kNoHandle || spareKind != kind) {
         if (spare != kNoHandle) backend_->destroy(spare);
         spare = kNoHandle;
-        spare = kind == SlotKind::Bits ? backend_->create_bits() : backend_->create_table();
+        spare = kind == SlotKind::Bits ? backend_->createBits() : backend_->createTable();
         spareKind = kind;
       }
       Handle h = static_cast<Handle>(globals[g].u);
       if (kind == SlotKind::Bits)
-        backend_->copy_bits(spare, h);
+        backend_->copyBits(spare, h);
       else
-        backend_->copy_table(spare, h);
+        backend_->copyTable(spare, h);
       m.copied.push_back(g);
     }
   } catch (const std::exception& e) {
@@ -417,9 +417,9 @@ void ReplSession::rollback(Mark& m, bool restoreValues) {
     for (std::size_t g : m.copied) {
       Handle h = static_cast<Handle>(globals[g].u);
       if (module_.globals[g].kind == SlotKind::Bits)
-        backend_->copy_bits(h, spares_[g].first);
+        backend_->copyBits(h, spares_[g].first);
       else
-        backend_->copy_table(h, spares_[g].first);
+        backend_->copyTable(h, spares_[g].first);
     }
   } catch (const std::exception& e) {
     error(std::string("cannot restore the session's values: ") + e.what());
@@ -752,11 +752,11 @@ void ReplSession::switchBackend(const std::string& kind) {
       auto src = static_cast<Handle>(from[g].u);
       auto dst = static_cast<Handle>(to[g].u);
       if (k == SlotKind::Bits) {
-        backend_->read_bits(src, words);
-        next->write_bits(dst, backend_->length(src), words.data());
+        backend_->readBits(src, words);
+        next->writeBits(dst, backend_->length(src), words.data());
       } else {
-        backend_->read_table(src, words);
-        next->write_table(dst, backend_->rows(src), backend_->cols(src), words.data());
+        backend_->readTable(src, words);
+        next->writeTable(dst, backend_->rows(src), backend_->cols(src), words.data());
       }
       vm->setFixedShape(dst, vm_->fixedShape(src));
     }

@@ -11,7 +11,7 @@ namespace {
 std::string bitString(Backend& backend, Handle h, std::uint64_t limit) {
   std::uint64_t n = backend.length(h);
   std::vector<std::uint64_t> words;
-  backend.read_bits(h, words);
+  backend.readBits(h, words);
   std::uint64_t shown = n < limit ? n : limit;
   std::string s(shown, '0');
   for (std::uint64_t i = 0; i < shown; ++i)
@@ -45,11 +45,11 @@ void printTable(std::ostream& out, Backend& backend, Handle t) {
   std::uint64_t shownRows = rows < kMaxShownRows ? rows : kMaxShownRows;
   int width = static_cast<int>(std::to_string(shownRows).size());
   // Row by row through a scratch word, so that a huge table is not copied to the host whole.
-  Handle row = backend.create_bits();
+  Handle row = backend.createBits();
   try {
-    backend.resize_bits(row, cols);
+    backend.resizeBits(row, cols);
     for (std::uint64_t i = 0; i < shownRows; ++i) {
-      backend.get_row(row, t, i);
+      backend.getRow(row, t, i);
       char label[32];
       std::snprintf(label, sizeof label, "%*llu  ", width, static_cast<unsigned long long>(i + 1));
       out << label << bitString(backend, row, kMaxShownCols) << (cols > kMaxShownCols ? "..." : "")

@@ -14,12 +14,12 @@ namespace {
 constexpr unsigned kArithThreads = 1024;
 
 struct CombineCarry {
-  __device__ unsigned operator()(unsigned lo, unsigned hi) const { return combine_carry(lo, hi); }
+  __device__ unsigned operator()(unsigned lo, unsigned hi) const { return combineCarry(lo, hi); }
 };
 
 template <bool kSubtract>
 __global__ void __launch_bounds__(kArithThreads)
-    add_sub_kernel(std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
+    addSubKernel(std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
                    std::uint64_t n) {
   using Scan = cub::BlockScan<unsigned, kArithThreads>;
   __shared__ typename Scan::TempStorage temp;
@@ -36,18 +36,18 @@ __global__ void __launch_bounds__(kArithThreads)
     unsigned state = kCarryIdentity;
     if (active) {
       // Reading every operand limb before any thread writes makes dst == a / dst == b safe.
-      x = reverse_bits(a[e]);
-      y = reverse_bits(b[e]);
-      state = kSubtract ? sub_borrow_state(x, y) : add_carry_state(x, y);
+      x = reverseBits(a[e]);
+      y = reverseBits(b[e]);
+      state = kSubtract ? subBorrowState(x, y) : addCarryState(x, y);
     }
     const unsigned carry_into_chunk = chunk_carry;
     unsigned prefix;
     // The initial value (generate = carry in, no propagate) carries the previous chunk's carry.
     Scan(temp).ExclusiveScan(state, prefix, carry_into_chunk, CombineCarry{});
     const unsigned carry_in = prefix & kCarryGenerate;
-    if (active) dst[e] = reverse_bits(kSubtract ? x - y - carry_in : x + y + carry_in);
+    if (active) dst[e] = reverseBits(kSubtract ? x - y - carry_in : x + y + carry_in);
     __syncthreads();  // everyone has read chunk_carry and is done with temp
-    if (threadIdx.x == kArithThreads - 1) chunk_carry = carry_out(state, carry_in);
+    if (threadIdx.x == kArithThreads - 1) chunk_carry = carryOut(state, carry_in);
     __syncthreads();
   }
 }
@@ -56,18 +56,18 @@ template <bool kSubtract>
 void run(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
          std::uint64_t n) {
   if (n == 0) return;
-  add_sub_kernel<kSubtract><<<1, kArithThreads, 0, launch.stream>>>(dst, a, b, n);
-  check_launch(kSubtract ? "sub kernel" : "add kernel");
+  addSubKernel<kSubtract><<<1, kArithThreads, 0, launch.stream>>>(dst, a, b, n);
+  checkLaunch(kSubtract ? "sub kernel" : "add kernel");
 }
 
 }  // namespace
 
-void launch_add(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
+void launchAdd(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
                 const std::uint64_t* b, std::uint64_t n) {
   run<false>(launch, dst, a, b, n);
 }
 
-void launch_sub(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
+void launchSub(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
                 const std::uint64_t* b, std::uint64_t n) {
   run<true>(launch, dst, a, b, n);
 }

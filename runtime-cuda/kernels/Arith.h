@@ -8,9 +8,9 @@
 namespace star::cuda {
 
 // dst := a + b (or a - b) on n > 0 elements holding the words; dst may alias a or b.
-void launch_add(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
+void launchAdd(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
                 const std::uint64_t* b, std::uint64_t n);
-void launch_sub(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
+void launchSub(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a,
                 const std::uint64_t* b, std::uint64_t n);
 
 }  // namespace star::cuda

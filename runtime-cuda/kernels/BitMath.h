@@ -14,19 +14,19 @@ namespace star::cuda {
 
 inline constexpr std::uint64_t kAllOnes = ~std::uint64_t{0};
 
-// Elements holding `bits` bits (words_for_bits, callable on the device).
-STAR_HD std::uint64_t elements_for(std::uint64_t bits) {
+// Elements holding `bits` bits (wordsForBits, callable on the device).
+STAR_HD std::uint64_t elementsFor(std::uint64_t bits) {
   return (bits + 63) / 64;
 }
 
 // The valid bits of the last element of a vector of `bits` bits (all ones when bits % 64 == 0).
-STAR_HD std::uint64_t tail_mask(std::uint64_t bits) {
+STAR_HD std::uint64_t tailMask(std::uint64_t bits) {
   const unsigned r = static_cast<unsigned>(bits % 64);
   return r == 0 ? kAllOnes : (std::uint64_t{1} << r) - 1;
 }
 
 // Bits [lo, hi) of an element, 0 <= lo < hi <= 64.
-STAR_HD std::uint64_t range_mask(unsigned lo, unsigned hi) {
+STAR_HD std::uint64_t rangeMask(unsigned lo, unsigned hi) {
   const std::uint64_t below_hi = hi == 64 ? kAllOnes : (std::uint64_t{1} << hi) - 1;
   return below_hi & (kAllOnes << lo);
 }
@@ -46,7 +46,7 @@ STAR_HD std::uint64_t window64(const std::uint64_t* v, std::uint64_t n_words, st
 // Reverses the bits of an element. Words are numbers with bit 0 most significant; reversing each
 // element turns it into an ordinary limb (the last, partial element becomes a limb shifted left
 // by its unused bits, which are 0 in both operands and so carry nothing).
-STAR_HD std::uint64_t reverse_bits(std::uint64_t x) {
+STAR_HD std::uint64_t reverseBits(std::uint64_t x) {
 #if defined(__CUDA_ARCH__)
   return __brevll(x);
 #else
@@ -62,25 +62,25 @@ inline constexpr unsigned kCarryGenerate = 1;
 inline constexpr unsigned kCarryPropagate = 2;
 inline constexpr unsigned kCarryIdentity = kCarryPropagate;
 
-STAR_HD unsigned add_carry_state(std::uint64_t x, std::uint64_t y) {
+STAR_HD unsigned addCarryState(std::uint64_t x, std::uint64_t y) {
   const std::uint64_t s = x + y;
   return (s < x ? kCarryGenerate : 0u) | (s == kAllOnes ? kCarryPropagate : 0u);
 }
 
-STAR_HD unsigned sub_borrow_state(std::uint64_t x, std::uint64_t y) {
+STAR_HD unsigned subBorrowState(std::uint64_t x, std::uint64_t y) {
   return (x < y ? kCarryGenerate : 0u) | (x == y ? kCarryPropagate : 0u);
 }
 
 // Combines the state of a less significant run (lo) with the next more significant one (hi).
 // Associative, so usable as a scan operator in order of increasing significance.
-STAR_HD unsigned combine_carry(unsigned lo, unsigned hi) {
+STAR_HD unsigned combineCarry(unsigned lo, unsigned hi) {
   const unsigned g = (hi & kCarryGenerate) | ((hi & kCarryPropagate) && (lo & kCarryGenerate));
   const unsigned p = (hi & kCarryPropagate) & (lo & kCarryPropagate);
   return g | p;
 }
 
 // Carry (borrow) out of a limb with state `state` given the carry (borrow) in.
-STAR_HD unsigned carry_out(unsigned state, unsigned carry_in) {
+STAR_HD unsigned carryOut(unsigned state, unsigned carry_in) {
   return (state & kCarryGenerate) | ((state & kCarryPropagate) && carry_in);
 }
 

@@ -68,18 +68,18 @@ __device__ __forceinline__ std::uint64_t shfl_xor(std::uint64_t x, unsigned mask
 }
 
 // The snapshots for step 0: pivot rows 0..min(64, n) - 1 and element 0 of every row.
-__global__ void closure_snapshot_kernel(const std::uint64_t* __restrict__ m, std::uint64_t n,
+__global__ void closureSnapshotKernel(const std::uint64_t* __restrict__ m, std::uint64_t n,
                                         std::uint64_t w, std::uint64_t* __restrict__ panel,
                                         std::uint64_t* __restrict__ column) {
   const std::uint64_t panel_elements = (n < kPivots ? n : kPivots) * w;  // rows are contiguous
-  for (std::uint64_t e = global_thread(); e < panel_elements; e += grid_threads()) panel[e] = m[e];
-  for (std::uint64_t i = global_thread(); i < n; i += grid_threads()) column[i] = m[i * w];
+  for (std::uint64_t e = globalThread(); e < panel_elements; e += gridThreads()) panel[e] = m[e];
+  for (std::uint64_t i = globalThread(); i < n; i += gridThreads()) column[i] = m[i * w];
 }
 
 // a := column_in[row] and r := this lane's elements of the row (0 past the end of the row), if
 // row < row_end; else nothing.
 template <unsigned T>
-__device__ __forceinline__ void load_row(const std::uint64_t* __restrict__ m, std::uint64_t w,
+__device__ __forceinline__ void loadRow(const std::uint64_t* __restrict__ m, std::uint64_t w,
                                          std::uint64_t j0, unsigned lane, std::uint64_t row,
                                          std::uint64_t row_end,
                                          const std::uint64_t* __restrict__ column_in,
@@ -98,7 +98,7 @@ __device__ __forceinline__ void load_row(const std::uint64_t* __restrict__ m, st
 // panel_in/column_in: this step's snapshots (read only); panel_out/column_out: the next step's.
 template <unsigned T>
 __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
-    closure_step_kernel(std::uint64_t* __restrict__ m, std::uint64_t n, std::uint64_t w,
+    closureStepKernel(std::uint64_t* __restrict__ m, std::uint64_t n, std::uint64_t w,
                         std::uint64_t b, const std::uint64_t* __restrict__ panel_in,
                         const std::uint64_t* __restrict__ column_in,
                         std::uint64_t* __restrict__ panel_out,
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   const unsigned pivots = n - first < kPivots ? static_cast<unsigned>(n - first) : kPivots;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Launched with programmatic stream serialisation (run_steps): the previous step may still be
+  // Launched with programmatic stream serialisation (runSteps): the previous step may still be
   // running until this wait returns, and nothing before it reads what that step writes.
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;");
@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   std::uint64_t i = n * blockIdx.x / gridDim.x + warp;
   std::uint64_t a_next = 0;
   std::uint64_t r_next[T] = {};
-  load_row<T>(m, w, j0, lane, i, row_end, column_in, a_next, r_next);
+  loadRow<T>(m, w, j0, lane, i, row_end, column_in, a_next, r_next);
 
   if (warp == 0) {
     // D+ by Warshall: lane l holds rows l and l + 32 of D (rows past the last pivot are 0).
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
     std::uint64_t r[T];
 #pragma unroll
     for (unsigned s = 0; s < T; ++s) r[s] = r_next[s];
-    load_row<T>(m, w, j0, lane, i + kStepWarps, row_end, column_in, a_next, r_next);
+    loadRow<T>(m, w, j0, lane, i + kStepWarps, row_end, column_in, a_next, r_next);
 
     // a'(i) = a(i) | a(i) . D+: lane l contributes rows l and l + 32 of D+.
     std::uint64_t t = (((a >> lane) & 1) ? dplus[lane] : 0) |
@@ -201,17 +201,17 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   }
 }
 
-std::uint64_t step_shared_bytes(unsigned per_lane) {
+std::uint64_t stepSharedBytes(unsigned per_lane) {
   return (std::uint64_t{kPivots} * kWarp * per_lane + kPivots) * sizeof(std::uint64_t);
 }
 
 // Elements per lane T: fewest chunks, each costing a fixed part per set pivot bit (the loop)
 // plus a part per element; T is capped by the shared memory a block may have.
-unsigned pick_per_lane(std::uint64_t w, std::uint64_t max_shared, std::uint64_t& chunks) {
+unsigned pickPerLane(std::uint64_t w, std::uint64_t max_shared, std::uint64_t& chunks) {
   unsigned best = 1;
   std::uint64_t best_cost = ~std::uint64_t{0};
   for (unsigned t = 1; t <= kMaxPerLane; ++t) {
-    if (t > 1 && step_shared_bytes(t) > max_shared) break;
+    if (t > 1 && stepSharedBytes(t) > max_shared) break;
     const std::uint64_t c = (w + kWarp * t - 1) / (kWarp * t);
     const std::uint64_t cost = c * (6 + 4 * t);
     if (cost < best_cost) {
@@ -233,20 +233,20 @@ struct Scratch {
 // and waits for it inside (griddepcontrol.wait), which hides the launch latency between steps.
 // Only where the kernel was compiled for sm_90 or later, so that it has the wait.
 template <unsigned T>
-bool can_overlap_launches(int device) {
+bool canOverlapLaunches(int device) {
   int major = 0;
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
         "cudaDeviceGetAttribute");
   cudaFuncAttributes attributes{};
-  check(cudaFuncGetAttributes(&attributes, closure_step_kernel<T>), "cudaFuncGetAttributes");
+  check(cudaFuncGetAttributes(&attributes, closureStepKernel<T>), "cudaFuncGetAttributes");
   return major >= 9 && attributes.ptxVersion >= 90;
 }
 
 template <unsigned T>
-void run_steps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
+void runSteps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
                std::uint64_t chunks, unsigned multiprocessors, const Scratch& s) {
-  const std::uint64_t shared = step_shared_bytes(T);
-  check(cudaFuncSetAttribute(closure_step_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  const std::uint64_t shared = stepSharedBytes(T);
+  check(cudaFuncSetAttribute(closureStepKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(shared)),
         "cudaFuncSetAttribute (closure)");
   // About kBlocksPerSm blocks per multiprocessor in all (one wave), at least a row per warp.
@@ -263,11 +263,11 @@ void run_steps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t
   config.dynamicSmemBytes = shared;
   config.stream = launch.stream;
   config.attrs = &overlap;
-  config.numAttrs = can_overlap_launches<T>(device) ? 1 : 0;
+  config.numAttrs = canOverlapLaunches<T>(device) ? 1 : 0;
   for (std::uint64_t b = 0; b < w; ++b) {
     const unsigned in = b % 2;
     const unsigned out = 1 - in;
-    check(cudaLaunchKernelEx(&config, closure_step_kernel<T>, m, n, w, b,
+    check(cudaLaunchKernelEx(&config, closureStepKernel<T>, m, n, w, b,
                              static_cast<const std::uint64_t*>(s.panel[in]),
                              static_cast<const std::uint64_t*>(s.column[in]), s.panel[out],
                              s.column[out]),
@@ -277,12 +277,12 @@ void run_steps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t
 
 }  // namespace
 
-std::uint64_t closure_scratch_words(std::uint64_t n) {
+std::uint64_t closureScratchWords(std::uint64_t n) {
   const std::uint64_t w = (n + 63) / 64;
   return 2 * n + 2 * std::uint64_t{kPivots} * w;
 }
 
-void launch_transitive_closure(const Launch& launch, std::uint64_t* table, std::uint64_t n,
+void launchTransitiveClosure(const Launch& launch, std::uint64_t* table, std::uint64_t n,
                                std::uint64_t* scratch) {
   if (n == 0) return;
   const std::uint64_t w = (n + 63) / 64;
@@ -301,26 +301,26 @@ void launch_transitive_closure(const Launch& launch, std::uint64_t* table, std::
   check(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
         "cudaDeviceGetAttribute");
 
-  closure_snapshot_kernel<<<grid_for(launch, std::max<std::uint64_t>(kPivots * w, n)),
+  closureSnapshotKernel<<<gridFor(launch, std::max<std::uint64_t>(kPivots * w, n)),
                             kBlockThreads, 0, launch.stream>>>(table, n, w, s.panel[0],
                                                                s.column[0]);
-  check_launch("closure snapshot kernel");
+  checkLaunch("closure snapshot kernel");
 
   std::uint64_t chunks = 1;
-  const unsigned t = pick_per_lane(w, static_cast<std::uint64_t>(max_shared), chunks);
+  const unsigned t = pickPerLane(w, static_cast<std::uint64_t>(max_shared), chunks);
   const auto sms = static_cast<unsigned>(std::max(multiprocessors, 1));
   switch (t) {
     case 1:
-      run_steps<1>(launch, device, table, n, w, chunks, sms, s);
+      runSteps<1>(launch, device, table, n, w, chunks, sms, s);
       break;
     case 2:
-      run_steps<2>(launch, device, table, n, w, chunks, sms, s);
+      runSteps<2>(launch, device, table, n, w, chunks, sms, s);
       break;
     case 3:
-      run_steps<3>(launch, device, table, n, w, chunks, sms, s);
+      runSteps<3>(launch, device, table, n, w, chunks, sms, s);
       break;
     default:
-      run_steps<4>(launch, device, table, n, w, chunks, sms, s);
+      runSteps<4>(launch, device, table, n, w, chunks, sms, s);
       break;
   }
 }

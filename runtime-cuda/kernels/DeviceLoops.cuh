@@ -5,11 +5,11 @@
 
 namespace star::cuda {
 
-__device__ __forceinline__ std::uint64_t global_thread() {
+__device__ __forceinline__ std::uint64_t globalThread() {
   return std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
 }
 
-__device__ __forceinline__ std::uint64_t grid_threads() {
+__device__ __forceinline__ std::uint64_t gridThreads() {
   return std::uint64_t{gridDim.x} * blockDim.x;
 }
 

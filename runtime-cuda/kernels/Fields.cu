@@ -46,13 +46,13 @@ static_assert(sizeof(ExtremeState) == 2 * sizeof(std::uint64_t));
 
 // The bits of a column that keep a candidate are column ^ flip: flip is 0 for max, all ones for
 // min (the unused high bits then read as 1, but the candidates are 0 there).
-__host__ __device__ constexpr std::uint64_t keep_flip(bool max) {
+__host__ __device__ constexpr std::uint64_t keepFlip(bool max) {
   return max ? 0 : kAllOnes;
 }
 
 // ---- one block, candidates in registers ---------------------------------------------------------
 template <int kPer>
-__device__ __forceinline__ void load_column(std::uint64_t (&dst)[kPer], const std::uint64_t* col,
+__device__ __forceinline__ void loadColumn(std::uint64_t (&dst)[kPer], const std::uint64_t* col,
                                             std::uint64_t n) {
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
@@ -63,13 +63,13 @@ __device__ __forceinline__ void load_column(std::uint64_t (&dst)[kPer], const st
 
 template <int kPer>
 __global__ void __launch_bounds__(kBlockMaxThreads)
-    extreme_block_kernel(const std::uint64_t* table, std::uint64_t n, const std::uint64_t* x,
+    extremeBlockKernel(const std::uint64_t* table, std::uint64_t n, const std::uint64_t* x,
                          std::uint64_t first, std::uint64_t len, std::uint64_t flip,
                          std::uint64_t* z) {
   std::uint64_t cand[kPer];
   std::uint64_t col[kPer];
-  load_column(cand, x, n);  // every element of x is read before z (which may be x) is written
-  if (len > 0) load_column(col, table + first * n, n);
+  loadColumn(cand, x, n);  // every element of x is read before z (which may be x) is written
+  if (len > 0) loadColumn(col, table + first * n, n);
   for (std::uint64_t j = 0; j < len; ++j) {
     std::uint64_t next[kPer];
     std::uint64_t any = 0;
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kBlockMaxThreads)
       any |= next[k];
     }
     // The next column's loads are in flight over the barrier.
-    if (j + 1 < len) load_column(col, table + (first + j + 1) * n, n);
+    if (j + 1 < len) loadColumn(col, table + (first + j + 1) * n, n);
     if (__syncthreads_or(any != 0)) {
 #pragma unroll
       for (int k = 0; k < kPer; ++k) cand[k] = next[k];
@@ -94,21 +94,21 @@ __global__ void __launch_bounds__(kBlockMaxThreads)
 
 // ---- many blocks, one launch per column ---------------------------------------------------------
 __global__ void __launch_bounds__(kBlockThreads)
-    extreme_start_kernel(std::uint64_t* buf0, const std::uint64_t* x, std::uint64_t n,
+    extremeStartKernel(std::uint64_t* buf0, const std::uint64_t* x, std::uint64_t n,
                          ExtremeState* state) {
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) buf0[e] = x[e];
-  if (global_thread() == 0) *state = ExtremeState{0, 0, 0, 0};
+  for (std::uint64_t e = globalThread(); e < n; e += gridThreads()) buf0[e] = x[e];
+  if (globalThread() == 0) *state = ExtremeState{0, 0, 0, 0};
 }
 
 __global__ void __launch_bounds__(kBlockThreads)
-    extreme_column_kernel(const std::uint64_t* col, std::uint64_t* buf0, std::uint64_t* buf1,
+    extremeColumnKernel(const std::uint64_t* col, std::uint64_t* buf0, std::uint64_t* buf1,
                           std::uint64_t n, std::uint64_t flip, ExtremeState* state) {
   // Read by every block before it arrives; only the last block to arrive changes it.
   const unsigned cur = state->cur;
   const std::uint64_t* in = cur ? buf1 : buf0;
   std::uint64_t* out = cur ? buf0 : buf1;
   std::uint64_t any = 0;
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) {
+  for (std::uint64_t e = globalThread(); e < n; e += gridThreads()) {
     const std::uint64_t next = in[e] & (col[e] ^ flip);
     out[e] = next;
     any |= next;
@@ -123,18 +123,18 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 __global__ void __launch_bounds__(kBlockThreads)
-    extreme_finish_kernel(std::uint64_t* z, const std::uint64_t* buf0, const std::uint64_t* buf1,
+    extremeFinishKernel(std::uint64_t* z, const std::uint64_t* buf0, const std::uint64_t* buf1,
                           std::uint64_t n, const ExtremeState* state) {
   const std::uint64_t* src = state->cur ? buf1 : buf0;
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) z[e] = src[e];
+  for (std::uint64_t e = globalThread(); e < n; e += gridThreads()) z[e] = src[e];
 }
 
 // ---- field addition -----------------------------------------------------------------------------
 template <bool kSubtract>
 __global__ void __launch_bounds__(kBlockThreads)
-    add_field_kernel(std::uint64_t* table, std::uint64_t n, const std::uint64_t* x,
+    addFieldKernel(std::uint64_t* table, std::uint64_t n, const std::uint64_t* x,
                      std::uint64_t first, const std::uint64_t* v, std::uint64_t len) {
-  for (std::uint64_t e = global_thread(); e < n; e += grid_threads()) {
+  for (std::uint64_t e = globalThread(); e < n; e += gridThreads()) {
     const std::uint64_t mask = x[e];
     // No row of x here: nothing changes.
     if (mask == 0) continue;
@@ -163,69 +163,69 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 template <int kPer>
-void launch_block_search(const Launch& launch, const std::uint64_t* table, std::uint64_t n,
+void launchBlockSearch(const Launch& launch, const std::uint64_t* table, std::uint64_t n,
                          const std::uint64_t* x, std::uint64_t first, std::uint64_t len, bool max,
                          std::uint64_t* z) {
   // Whole warps, as few threads as the column needs.
   const std::uint64_t per_thread = (n + kPer - 1) / kPer;
   const auto threads = static_cast<unsigned>((per_thread + 31) / 32 * 32);
-  extreme_block_kernel<kPer>
-      <<<1, threads, 0, launch.stream>>>(table, n, x, first, len, keep_flip(max), z);
-  check_launch("extreme_rows kernel");
+  extremeBlockKernel<kPer>
+      <<<1, threads, 0, launch.stream>>>(table, n, x, first, len, keepFlip(max), z);
+  checkLaunch("extreme_rows kernel");
 }
 
 }  // namespace
 
-std::uint64_t extreme_scratch_words(std::uint64_t col_words) {
-  return col_words <= kBlockWords ? 0 : kStateWords + 2 * col_words;
+std::uint64_t extremeScratchWords(std::uint64_t colWords) {
+  return colWords <= kBlockWords ? 0 : kStateWords + 2 * colWords;
 }
 
-void launch_extreme_rows(const Launch& launch, const std::uint64_t* table, std::uint64_t col_words,
+void launchExtremeRows(const Launch& launch, const std::uint64_t* table, std::uint64_t colWords,
                          const std::uint64_t* x, std::uint64_t first, std::uint64_t len, bool max,
                          std::uint64_t* z, std::uint64_t* scratch) {
-  const std::uint64_t n = col_words;
+  const std::uint64_t n = colWords;
   if (n == 0) return;
   if (n <= kBlockWords) {
     // The fewest elements per thread that cover the column.
     if (n <= kBlockMaxThreads) {
-      launch_block_search<1>(launch, table, n, x, first, len, max, z);
+      launchBlockSearch<1>(launch, table, n, x, first, len, max, z);
     } else if (n <= 2 * kBlockMaxThreads) {
-      launch_block_search<2>(launch, table, n, x, first, len, max, z);
+      launchBlockSearch<2>(launch, table, n, x, first, len, max, z);
     } else if (n <= 4 * kBlockMaxThreads) {
-      launch_block_search<4>(launch, table, n, x, first, len, max, z);
+      launchBlockSearch<4>(launch, table, n, x, first, len, max, z);
     } else {
-      launch_block_search<kMaxPer>(launch, table, n, x, first, len, max, z);
+      launchBlockSearch<kMaxPer>(launch, table, n, x, first, len, max, z);
     }
     return;
   }
   auto* state = reinterpret_cast<ExtremeState*>(scratch);
   std::uint64_t* buf0 = scratch + kStateWords;
   std::uint64_t* buf1 = buf0 + n;
-  const unsigned grid = grid_for(launch, n);
-  extreme_start_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(buf0, x, n, state);
-  check_launch("extreme_rows start kernel");
+  const unsigned grid = gridFor(launch, n);
+  extremeStartKernel<<<grid, kBlockThreads, 0, launch.stream>>>(buf0, x, n, state);
+  checkLaunch("extreme_rows start kernel");
   for (std::uint64_t j = first; j < first + len; ++j) {
-    extreme_column_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(table + j * n, buf0, buf1, n,
-                                                                     keep_flip(max), state);
-    check_launch("extreme_rows column kernel");
+    extremeColumnKernel<<<grid, kBlockThreads, 0, launch.stream>>>(table + j * n, buf0, buf1, n,
+                                                                     keepFlip(max), state);
+    checkLaunch("extreme_rows column kernel");
   }
-  extreme_finish_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(z, buf0, buf1, n, state);
-  check_launch("extreme_rows finish kernel");
+  extremeFinishKernel<<<grid, kBlockThreads, 0, launch.stream>>>(z, buf0, buf1, n, state);
+  checkLaunch("extreme_rows finish kernel");
 }
 
-void launch_add_field(const Launch& launch, std::uint64_t* table, std::uint64_t col_words,
+void launchAddField(const Launch& launch, std::uint64_t* table, std::uint64_t colWords,
                       const std::uint64_t* x, std::uint64_t first, const std::uint64_t* v,
                       std::uint64_t len, bool subtract) {
-  if (col_words == 0 || len == 0) return;
-  const unsigned grid = grid_for(launch, col_words);
+  if (colWords == 0 || len == 0) return;
+  const unsigned grid = gridFor(launch, colWords);
   if (subtract) {
-    add_field_kernel<true>
-        <<<grid, kBlockThreads, 0, launch.stream>>>(table, col_words, x, first, v, len);
+    addFieldKernel<true>
+        <<<grid, kBlockThreads, 0, launch.stream>>>(table, colWords, x, first, v, len);
   } else {
-    add_field_kernel<false>
-        <<<grid, kBlockThreads, 0, launch.stream>>>(table, col_words, x, first, v, len);
+    addFieldKernel<false>
+        <<<grid, kBlockThreads, 0, launch.stream>>>(table, colWords, x, first, v, len);
   }
-  check_launch(subtract ? "sub_field kernel" : "add_field kernel");
+  checkLaunch(subtract ? "sub_field kernel" : "add_field kernel");
 }
 
 }  // namespace star::cuda

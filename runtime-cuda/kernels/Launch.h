@@ -18,7 +18,7 @@ struct Launch {
 inline constexpr unsigned kBlockThreads = 256;
 
 // Blocks for `items` work items of `items_per_thread` each, at least 1 and at most max_blocks.
-inline unsigned grid_for(const Launch& launch, std::uint64_t items,
+inline unsigned gridFor(const Launch& launch, std::uint64_t items,
                          std::uint64_t items_per_thread = 1,
                          unsigned block_threads = kBlockThreads) {
   const std::uint64_t per_block = std::uint64_t{block_threads} * items_per_thread;

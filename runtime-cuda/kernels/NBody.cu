@@ -1,4 +1,4 @@
-// The N-body module on the GPU (Backend::nbody_forces, Backend::nbody_verlet): the system goes up
+// The N-body module on the GPU (Backend::nbodyForces, Backend::nbodyVerlet): the system goes up
 // once, the force kernel (NBodyForces.h, the default ForceOptions) and the update kernel run on
 // the backend's stream for every step, and the results come back once at the end.
 #include "runtime-cuda/DeviceContext.h"
@@ -18,7 +18,7 @@ struct Uploaded {
 
 }  // namespace
 
-bool nbody_forces(DeviceContext& ctx, const NBodySystem& s, std::vector<double>& fx,
+bool nbodyForces(DeviceContext& ctx, const NBodySystem& s, std::vector<double>& fx,
                   std::vector<double>& fy, std::vector<double>& fz) {
   if (s.n == 0) {
     fx.clear();
@@ -28,30 +28,30 @@ bool nbody_forces(DeviceContext& ctx, const NBodySystem& s, std::vector<double>&
   }
   Uploaded up{ctx, {}};
   if (!nbody::upload(ctx, s, up.d)) return false;  // the Star body runs, in double precision
-  const nbody::ForcePlan plan = nbody::plan_forces(ctx, up.d, nbody::ForceOptions{});
-  nbody::launch_forces(ctx.launch(), up.d, plan);
-  nbody::launch_gather(ctx.launch(), up.d, plan.partials);
-  nbody::download_forces(ctx, up.d, fx, fy, fz);
+  const nbody::ForcePlan plan = nbody::planForces(ctx, up.d, nbody::ForceOptions{});
+  nbody::launchForces(ctx.launch(), up.d, plan);
+  nbody::launchGather(ctx.launch(), up.d, plan.partials);
+  nbody::downloadForces(ctx, up.d, fx, fy, fz);
   return true;
 }
 
 // Velocity Verlet with the half kicks of consecutive steps fused (v += dt F between drifts):
 // forces, then kick/2 and drift; steps - 1 times forces, kick and drift; forces and kick/2.
-bool nbody_verlet(DeviceContext& ctx, NBodySystem& s, double dt, std::uint64_t steps) {
+bool nbodyVerlet(DeviceContext& ctx, NBodySystem& s, double dt, std::uint64_t steps) {
   if (s.n == 0 || steps == 0) return true;
   Uploaded up{ctx, {}};
   if (!nbody::upload(ctx, s, up.d)) return false;
-  const nbody::ForcePlan plan = nbody::plan_forces(ctx, up.d, nbody::ForceOptions{});
+  const nbody::ForcePlan plan = nbody::planForces(ctx, up.d, nbody::ForceOptions{});
   const Launch& launch = ctx.launch();
-  nbody::launch_forces(launch, up.d, plan);
-  nbody::launch_update(launch, up.d, plan.partials, 0.5 * dt, dt, true);
+  nbody::launchForces(launch, up.d, plan);
+  nbody::launchUpdate(launch, up.d, plan.partials, 0.5 * dt, dt, true);
   for (std::uint64_t step = 1; step < steps; ++step) {
-    nbody::launch_forces(launch, up.d, plan);
-    nbody::launch_update(launch, up.d, plan.partials, dt, dt, true);
+    nbody::launchForces(launch, up.d, plan);
+    nbody::launchUpdate(launch, up.d, plan.partials, dt, dt, true);
   }
-  nbody::launch_forces(launch, up.d, plan);
-  nbody::launch_update(launch, up.d, plan.partials, 0.5 * dt, dt, false);
-  nbody::download_state(ctx, up.d, s);
+  nbody::launchForces(launch, up.d, plan);
+  nbody::launchUpdate(launch, up.d, plan.partials, 0.5 * dt, dt, false);
+  nbody::downloadState(ctx, up.d, s);
   return true;
 }
 

@@ -1,4 +1,4 @@
-// The N-body module on the GPU (Backend::nbody_forces, Backend::nbody_verlet): forces in single
+// The N-body module on the GPU (Backend::nbodyForces, Backend::nbodyVerlet): forces in single
 // precision, integration in double precision.
 #pragma once
 
@@ -11,8 +11,8 @@ namespace star::cuda {
 
 class DeviceContext;
 
-bool nbody_forces(DeviceContext& ctx, const NBodySystem& s, std::vector<double>& fx,
+bool nbodyForces(DeviceContext& ctx, const NBodySystem& s, std::vector<double>& fx,
                   std::vector<double>& fy, std::vector<double>& fz);
-bool nbody_verlet(DeviceContext& ctx, NBodySystem& s, double dt, std::uint64_t steps);
+bool nbodyVerlet(DeviceContext& ctx, NBodySystem& s, double dt, std::uint64_t steps);
 
 }  // namespace star::cuda

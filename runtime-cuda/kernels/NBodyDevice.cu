@@ -22,28 +22,28 @@ constexpr float kDummyStep = 0x1p40f;  // exact in float for q < 2^20
 constexpr std::size_t kMaxDummies = std::size_t{1} << 20;
 constexpr std::size_t kAlign = 256;  // bytes: each array of the block starts aligned
 
-std::size_t round_up(std::size_t x, std::size_t m) {
+std::size_t roundUp(std::size_t x, std::size_t m) {
   return (x + m - 1) / m * m;
 }
 
-bool is_int_exponent(double c2) {
+bool isIntExponent(double c2) {
   return std::find(std::begin(kIntExponents), std::end(kIntExponents), c2) !=
          std::end(kIntExponents);
 }
 
 // Single-precision form of a coefficient: 0 or a normal float (a denormal would be flushed).
-bool normal_float(double v) {
+bool normalFloat(double v) {
   return v == 0.0 || (std::fabs(v) >= FLT_MIN && std::fabs(v) <= FLT_MAX);
 }
 
 // c1^c2 length^(1 - c2), the integer path's repulsion coefficient in units of `length`.
-double scaled_power(double c1, double c2, double length) {
+double scaledPower(double c1, double c2, double length) {
   return std::pow(c1 / length, c2) * length;
 }
 
 // The kernels' choice of (c1 r)^c2 evaluation over the pairs of types that are present. The
 // integer path needs c1^c2 L^(1 - c2) (the scaled coefficient, see upload) as a normal float.
-Potential choose_potential(const NBodySystem& s, const std::vector<std::size_t>& count,
+Potential choosePotential(const NBodySystem& s, const std::vector<std::size_t>& count,
                            double length) {
   Potential p;
   const std::size_t nt = s.ntypes;
@@ -60,19 +60,19 @@ Potential choose_potential(const NBodySystem& s, const std::vector<std::size_t>&
       const std::size_t kt = b * nt + a;
       if (s.c0[k] != s.c0[kt] || s.c1[k] != s.c1[kt] || s.c2[k] != s.c2[kt]) p.symmetric = false;
       p.min_c2 = std::min(p.min_c2, s.c2[k]);
-      const double scaled = scaled_power(s.c1[k], s.c2[k], length);
-      if (s.c2[k] != exponent || !normal_float(scaled) || (scaled == 0.0 && s.c1[k] != 0.0))
+      const double scaled = scaledPower(s.c1[k], s.c2[k], length);
+      if (s.c2[k] != exponent || !normalFloat(scaled) || (scaled == 0.0 && s.c1[k] != 0.0))
         same_int = false;
     }
   }
-  if (!first && same_int && is_int_exponent(exponent)) p.exponent = static_cast<int>(exponent);
+  if (!first && same_int && isIntExponent(exponent)) p.exponent = static_cast<int>(exponent);
   return p;
 }
 
 // The coefficients of pair type k in the general form, for positions in units of `length`:
 // (c1 r)^c2 R = sign 2^(b + h lg2(d'^2)) R' with d' = d / length, R' = R / length, h = -c2 / 2
 // and b = c2 log2|c1| + (1 - c2) log2(length); c0 r^3 R = (c0 / length^2) r'^3 R'.
-float4 general_coef(const NBodySystem& s, std::size_t k, double length) {
+float4 generalCoef(const NBodySystem& s, std::size_t k, double length) {
   const double c0 = s.c0[k] / (length * length), c1 = s.c1[k], c2 = s.c2[k];
   if (c2 == 0.0) {  // x^0 = 1: R = length R'
     return make_float4(static_cast<float>(c0), static_cast<float>(std::log2(length)), 0.0f, 1.0f);
@@ -85,7 +85,7 @@ float4 general_coef(const NBodySystem& s, std::size_t k, double length) {
 }
 
 // Whether the values of s are ones the float kernels can take (see upload).
-bool fits_single(const NBodySystem& s, const std::vector<std::size_t>& count,
+bool fitsSingle(const NBodySystem& s, const std::vector<std::size_t>& count,
                  const double (&center)[3], double length) {
   const std::vector<double>* coords[] = {&s.x, &s.y, &s.z};
   for (int c = 0; c < 3; ++c) {
@@ -101,7 +101,7 @@ bool fits_single(const NBodySystem& s, const std::vector<std::size_t>& count,
       // A nonzero c0 must not scale to 0 (or length^2 overflow): the Coulomb term would vanish.
       const double c0_scaled = s.c0[k] / (length * length);
       if (!std::isfinite(s.c0[k]) || !std::isfinite(length * length) ||
-          !normal_float(c0_scaled) || (s.c0[k] != 0 && c0_scaled == 0) ||
+          !normalFloat(c0_scaled) || (s.c0[k] != 0 && c0_scaled == 0) ||
           !std::isfinite(s.c1[k]) || !std::isfinite(s.c2[k]))
         return false;
     }
@@ -112,7 +112,7 @@ bool fits_single(const NBodySystem& s, const std::vector<std::size_t>& count,
 // The kernels' length unit: a power of two near the mean spacing of the particles, so that
 // r^3 and r^c2 stay within float range whatever units the caller uses (scaling by a power of two
 // is exact).
-double length_unit(const NBodySystem& s) {
+double lengthUnit(const NBodySystem& s) {
   if (s.n < 2) return 1.0;
   double extent = 0.0;
   const std::vector<double>* coords[] = {&s.x, &s.y, &s.z};
@@ -125,12 +125,12 @@ double length_unit(const NBodySystem& s) {
   return std::exp2(std::round(std::log2(spacing)));
 }
 
-__global__ void nbody_update_kernel(float4* __restrict__ pos, double* __restrict__ state,
+__global__ void nbodyUpdateKernel(float4* __restrict__ pos, double* __restrict__ state,
                                     const double* __restrict__ force, std::size_t slots,
                                     std::size_t capacity, std::size_t partials, double kick,
                                     double dt, bool drift, double cx, double cy, double cz,
                                     double inv_length) {
-  for (std::uint64_t s = global_thread(); s < slots; s += grid_threads()) {
+  for (std::uint64_t s = globalThread(); s < slots; s += gridThreads()) {
     float4 p = pos[s];
     if (p.w == 0.0f) continue;  // a dummy stays where it is
     double x[3], f[3] = {0.0, 0.0, 0.0};
@@ -155,9 +155,9 @@ __global__ void nbody_update_kernel(float4* __restrict__ pos, double* __restrict
   }
 }
 
-__global__ void nbody_gather_kernel(double* __restrict__ out, const double* __restrict__ force,
+__global__ void nbodyGatherKernel(double* __restrict__ out, const double* __restrict__ force,
                                     std::size_t slots, std::size_t capacity, std::size_t partials) {
-  for (std::uint64_t s = global_thread(); s < slots; s += grid_threads()) {
+  for (std::uint64_t s = globalThread(); s < slots; s += gridThreads()) {
     for (int c = 0; c < 3; ++c) {
       double f = 0.0;
       for (std::size_t q = 0; q < partials; ++q) f += force[(q * 3 + c) * capacity + s];
@@ -179,14 +179,14 @@ bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
     const auto [lo, hi] = std::minmax_element(coords[c]->begin(), coords[c]->end());
     center[c] = 0.5 * *lo + 0.5 * *hi;
   }
-  const double length = length_unit(s);
-  if (!fits_single(s, count, center, length)) return false;
+  const double length = lengthUnit(s);
+  if (!fitsSingle(s, count, center, length)) return false;
 
   // Slots: type after type, each padded to whole segments; then the i tail to whole spans.
   std::vector<std::size_t> first(nt + 1, 0);
-  for (std::size_t t = 0; t < nt; ++t) first[t + 1] = first[t] + round_up(count[t], kSegment);
+  for (std::size_t t = 0; t < nt; ++t) first[t + 1] = first[t] + roundUp(count[t], kSegment);
   const std::size_t slots = first[nt];
-  const std::size_t capacity = round_up(std::max<std::size_t>(slots, 1), kSpan);
+  const std::size_t capacity = roundUp(std::max<std::size_t>(slots, 1), kSpan);
   if (capacity - n > kMaxDummies || capacity > (std::size_t{1} << 31)) return false;
 
   DeviceSystem out;
@@ -194,7 +194,7 @@ bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
   out.slots = slots;
   out.capacity = capacity;
   out.ntypes = static_cast<std::uint32_t>(nt);
-  out.potential = choose_potential(s, count, length);
+  out.potential = choosePotential(s, count, length);
   std::copy(std::begin(center), std::end(center), out.center);
   out.length = length;
   out.origin.assign(capacity, -1);
@@ -202,13 +202,13 @@ bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
   // The whole block, laid out on the host and copied in one go.
   const std::size_t nseg = slots / kSegment;
   const std::size_t off_pos = 0;
-  const std::size_t off_seg = off_pos + round_up(capacity * sizeof(float4), kAlign);
-  const std::size_t off_count = off_seg + round_up(nseg * sizeof(std::uint32_t), kAlign);
-  const std::size_t off_coef = off_count + round_up(nseg * sizeof(std::uint32_t), kAlign);
-  const std::size_t off_coef_int = off_coef + round_up(nt * nt * sizeof(float4), kAlign);
-  const std::size_t off_state = off_coef_int + round_up(nt * nt * sizeof(float4), kAlign);
-  const std::size_t off_gathered = off_state + round_up(6 * slots * sizeof(double), kAlign);
-  const std::size_t bytes = off_gathered + round_up(3 * slots * sizeof(double), kAlign);
+  const std::size_t off_seg = off_pos + roundUp(capacity * sizeof(float4), kAlign);
+  const std::size_t off_count = off_seg + roundUp(nseg * sizeof(std::uint32_t), kAlign);
+  const std::size_t off_coef = off_count + roundUp(nseg * sizeof(std::uint32_t), kAlign);
+  const std::size_t off_coef_int = off_coef + roundUp(nt * nt * sizeof(float4), kAlign);
+  const std::size_t off_state = off_coef_int + roundUp(nt * nt * sizeof(float4), kAlign);
+  const std::size_t off_gathered = off_state + roundUp(6 * slots * sizeof(double), kAlign);
+  const std::size_t bytes = off_gathered + roundUp(3 * slots * sizeof(double), kAlign);
   std::vector<std::uint64_t> host(bytes / sizeof(std::uint64_t), 0);
   auto* base = reinterpret_cast<unsigned char*>(host.data());
   auto* pos = reinterpret_cast<float4*>(base + off_pos);
@@ -242,9 +242,9 @@ bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
     }
   }
   for (std::size_t k = 0; k < nt * nt; ++k) {
-    coef[k] = general_coef(s, k, length);
+    coef[k] = generalCoef(s, k, length);
     const int m = out.potential.exponent;
-    const double power = m > 0 ? scaled_power(s.c1[k], m, length) : 0.0;
+    const double power = m > 0 ? scaledPower(s.c1[k], m, length) : 0.0;
     coef_int[k] = make_float4(static_cast<float>(s.c0[k] / (length * length)),
                               static_cast<float>(power), 0.0f, 0.0f);
   }
@@ -274,23 +274,23 @@ void release(DeviceContext& ctx, DeviceSystem& d) noexcept {
   d = DeviceSystem{};
 }
 
-void launch_update(const Launch& launch, const DeviceSystem& d, std::size_t partials, double kick,
+void launchUpdate(const Launch& launch, const DeviceSystem& d, std::size_t partials, double kick,
                    double dt, bool drift) {
   if (d.slots == 0) return;
-  nbody_update_kernel<<<grid_for(launch, d.slots), kBlockThreads, 0, launch.stream>>>(
+  nbodyUpdateKernel<<<gridFor(launch, d.slots), kBlockThreads, 0, launch.stream>>>(
       d.pos, d.state, d.force, d.slots, d.capacity, partials, kick, dt, drift, d.center[0],
       d.center[1], d.center[2], 1.0 / d.length);
-  check_launch("nbody_update_kernel");
+  checkLaunch("nbody_update_kernel");
 }
 
-void launch_gather(const Launch& launch, const DeviceSystem& d, std::size_t partials) {
+void launchGather(const Launch& launch, const DeviceSystem& d, std::size_t partials) {
   if (d.slots == 0) return;
-  nbody_gather_kernel<<<grid_for(launch, d.slots), kBlockThreads, 0, launch.stream>>>(
+  nbodyGatherKernel<<<gridFor(launch, d.slots), kBlockThreads, 0, launch.stream>>>(
       d.gathered, d.force, d.slots, d.capacity, partials);
-  check_launch("nbody_gather_kernel");
+  checkLaunch("nbody_gather_kernel");
 }
 
-void download_forces(DeviceContext& ctx, const DeviceSystem& d, std::vector<double>& fx,
+void downloadForces(DeviceContext& ctx, const DeviceSystem& d, std::vector<double>& fx,
                      std::vector<double>& fy, std::vector<double>& fz) {
   std::vector<double> host(3 * d.slots);
   if (d.slots > 0) {
@@ -311,7 +311,7 @@ void download_forces(DeviceContext& ctx, const DeviceSystem& d, std::vector<doub
   }
 }
 
-void download_state(DeviceContext& ctx, const DeviceSystem& d, NBodySystem& s) {
+void downloadState(DeviceContext& ctx, const DeviceSystem& d, NBodySystem& s) {
   std::vector<double> host(6 * d.slots);
   if (d.slots > 0) {
     check(cudaMemcpyAsync(host.data(), d.state, host.size() * sizeof(double),

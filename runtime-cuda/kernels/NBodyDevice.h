@@ -86,16 +86,16 @@ void release(DeviceContext& ctx, DeviceSystem& d) noexcept;
 // One velocity-Verlet update after a force evaluation that left `partials` partial sums in
 // d.force: for every real particle, F = the sum of the partials (in double, in order),
 // v += kick * F, and then, if `drift`, x += dt v and the float positions are refreshed.
-void launch_update(const Launch& launch, const DeviceSystem& d, std::size_t partials, double kick,
+void launchUpdate(const Launch& launch, const DeviceSystem& d, std::size_t partials, double kick,
                    double dt, bool drift);
 // d.gathered := the sums of the `partials` partial forces, per slot.
-void launch_gather(const Launch& launch, const DeviceSystem& d, std::size_t partials);
+void launchGather(const Launch& launch, const DeviceSystem& d, std::size_t partials);
 
 // Copies d.gathered (forces) or d.state (positions and velocities) back and waits; then stores
 // them in the caller's order.
-void download_forces(DeviceContext& ctx, const DeviceSystem& d, std::vector<double>& fx,
+void downloadForces(DeviceContext& ctx, const DeviceSystem& d, std::vector<double>& fx,
                      std::vector<double>& fy, std::vector<double>& fz);
-void download_state(DeviceContext& ctx, const DeviceSystem& d, NBodySystem& s);
+void downloadState(DeviceContext& ctx, const DeviceSystem& d, NBodySystem& s);
 
 }  // namespace nbody
 }  // namespace star::cuda

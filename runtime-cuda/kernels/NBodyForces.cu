@@ -23,7 +23,7 @@
 // sum (a coincident pair of distinct particles gives NaN, as in double precision); the other
 // segments run the plain loop.
 //
-// Square loop (square_forces_kernel): a block of 64 threads takes kSpan = 256 i slots (4 per
+// Square loop (squareForcesKernel): a block of 64 threads takes kSpan = 256 i slots (4 per
 // thread, their positions and coefficient rows in registers) and a split of the j segments; the
 // block stages kSpan j positions at a time in shared memory (float4, read as broadcasts) with
 // the segments' types, and each thread takes its 4 coefficient sets per segment (segments hold
@@ -32,7 +32,7 @@
 // each split writes its partial force in double; the update or gather kernel adds the partials.
 // Splits: enough blocks to fill the GPU evenly, but few enough that the partial sums stay cheap.
 //
-// Triangular loop (triangular_forces_kernel, Newton's third law; the default where it applies):
+// Triangular loop (triangularForcesKernel, Newton's third law; the default where it applies):
 // half the pairs for 6 more instructions per pair (the force on j, and 6 shuffles per 4 pairs),
 // 1.4x faster than the square loop on an H200. Items are pairs (i group of 4 segments, j segment b)
 // with b at or after the group's first segment; each warp takes a contiguous run of items in row
@@ -68,17 +68,17 @@ static_assert(kSegment == kWarp, "a segment is what a warp's lanes hold");
 
 // ---- single-precision building blocks --------------------------------------------------------
 
-__device__ __forceinline__ float rsqrt_approx(float x) {
+__device__ __forceinline__ float rsqrtApprox(float x) {
   float y;
   asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
-__device__ __forceinline__ float lg2_approx(float x) {
+__device__ __forceinline__ float lg2Approx(float x) {
   float y;
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
-__device__ __forceinline__ float ex2_approx(float x) {
+__device__ __forceinline__ float ex2Approx(float x) {
   float y;
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
@@ -88,7 +88,7 @@ __device__ __forceinline__ float ex2_approx(float x) {
 // fit on [-0.5, 0.5] (relative error 8e-8), and n added to the exponent field. a is clamped at
 // -126 (where it matters, r^3 of a dummy, the result is about 1e-38 instead of 0); a > 127 gives
 // garbage, which only the excluded self pair reaches.
-__device__ __forceinline__ float exp2_poly(float a) {
+__device__ __forceinline__ float exp2Poly(float a) {
   a = fmaxf(a, -126.0f);
   const float t = __fadd_rn(a, 12582912.0f);
   const float f = __fsub_rn(a, __fsub_rn(t, 12582912.0f));
@@ -126,10 +126,10 @@ struct GeneralPair {
   static constexpr bool kHasPoly = true;
   template <bool kPoly>
   __device__ __forceinline__ static float scalar(float d2, const float4& c) {
-    const float lg = lg2_approx(d2);
+    const float lg = lg2Approx(d2);
     const float a = -1.5f * lg;
-    const float r3 = kPoly ? exp2_poly(a) : ex2_approx(a);
-    const float rep = ex2_approx(fmaf(c.z, lg, c.y));
+    const float r3 = kPoly ? exp2Poly(a) : ex2Approx(a);
+    const float rep = ex2Approx(fmaf(c.z, lg, c.y));
     return kSigned ? fmaf(c.w, rep, c.x * r3) : fmaf(c.x, r3, rep);
   }
 };
@@ -140,7 +140,7 @@ struct IntPair {
   static constexpr bool kHasPoly = false;
   template <bool kPoly>
   __device__ __forceinline__ static float scalar(float d2, const float4& c) {
-    const float r = rsqrt_approx(d2);
+    const float r = rsqrtApprox(d2);
     const float r2 = r * r;
     const float r3 = r2 * r;
     if constexpr (M >= 3) {
@@ -173,7 +173,7 @@ struct ISet {  // a thread's i particles
 // real particle (jj < count) and not i itself; a select, so that what the dummies or the self
 // pair compute (inf, NaN) never reaches a sum.
 template <class Pair, bool kPoly, bool kCareful>
-__device__ __forceinline__ void square_pair(ISet& s, const float4 (&c)[kPerThread], float4 q,
+__device__ __forceinline__ void squarePair(ISet& s, const float4 (&c)[kPerThread], float4 q,
                                             std::uint32_t j, std::uint32_t i0, bool real_j) {
 #pragma unroll
   for (unsigned p = 0; p < kPerThread; ++p) {
@@ -189,20 +189,20 @@ __device__ __forceinline__ void square_pair(ISet& s, const float4 (&c)[kPerThrea
 
 // One segment (32 j particles, the first `count` real, j the first's slot).
 template <class Pair, bool kPoly, bool kCareful>
-__device__ __forceinline__ void square_segment(ISet& s, const float4 (&c)[kPerThread],
+__device__ __forceinline__ void squareSegment(ISet& s, const float4 (&c)[kPerThread],
                                                const float4* seg, std::uint32_t j, std::uint32_t i0,
                                                unsigned count) {
 #pragma unroll 4
   for (unsigned k = 0; k < kSegment; k += 2) {
-    square_pair<Pair, false, kCareful>(s, c, seg[k], j + k, i0, k < count);
-    square_pair<Pair, kPoly, kCareful>(s, c, seg[k + 1], j + k + 1, i0, k + 1 < count);
+    squarePair<Pair, false, kCareful>(s, c, seg[k], j + k, i0, k < count);
+    squarePair<Pair, kPoly, kCareful>(s, c, seg[k + 1], j + k + 1, i0, k + 1 < count);
   }
 }
 
 // The segments of one staged tile against the thread's i particles; the careful loop only for a
 // segment with dummies (the last of a type) or in a tile that holds the block's own i.
 template <class Pair, bool kPoly>
-__device__ __forceinline__ void square_tile(ISet& s, const float4* tile,
+__device__ __forceinline__ void squareTile(ISet& s, const float4* tile,
                                             const std::uint32_t* tile_type,
                                             const std::uint32_t* tile_count, unsigned segments,
                                             const float4* __restrict__ coef, std::uint32_t j0,
@@ -215,15 +215,15 @@ __device__ __forceinline__ void square_tile(ISet& s, const float4* tile,
     const std::uint32_t j = j0 + g * kSegment;
     const unsigned count = tile_count[g];
     if (self || count < kSegment) {
-      square_segment<Pair, kPoly, true>(s, c, seg, j, i0, count);
+      squareSegment<Pair, kPoly, true>(s, c, seg, j, i0, count);
     } else {
-      square_segment<Pair, kPoly, false>(s, c, seg, j, i0, count);
+      squareSegment<Pair, kPoly, false>(s, c, seg, j, i0, count);
     }
   }
 }
 
 template <class Pair, bool kPoly>
-__global__ void __launch_bounds__(kSquareThreads, 8) square_forces_kernel(ForceArgs a) {
+__global__ void __launch_bounds__(kSquareThreads, 8) squareForcesKernel(ForceArgs a) {
   __shared__ float4 tile[kSpan];
   __shared__ std::uint32_t tile_type[kTileSegments], tile_count[kTileSegments];
   const std::uint32_t ibase = blockIdx.x * kSpan;
@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(kSquareThreads, 8) square_forces_kernel(ForceA
 #pragma unroll
     for (unsigned p = 0; p < kPerThread; ++p) s.ax[p] = s.ay[p] = s.az[p] = 0.0f;
     const bool self = j0 < ibase + kSpan && j0 + segments * kSegment > ibase;
-    square_tile<Pair, kPoly>(s, tile, tile_type, tile_count, segments, a.coef, j0, i0, self);
+    squareTile<Pair, kPoly>(s, tile, tile_type, tile_count, segments, a.coef, j0, i0, self);
 #pragma unroll
     for (unsigned p = 0; p < kPerThread; ++p) {
       fx[p] += s.ax[p];
@@ -292,7 +292,7 @@ struct TriLane {
 // Step k of an item: lane l meets j particle (l + k) mod 32 of the segment. kMasked: some i
 // segment is not kAll (mode per segment).
 template <class Pair, bool kPoly, bool kMasked>
-__device__ __forceinline__ void tri_step(TriLane& t, const float4 (&c)[kGroup],
+__device__ __forceinline__ void triStep(TriLane& t, const float4 (&c)[kGroup],
                                          const unsigned (&mode)[kGroup], unsigned k,
                                          unsigned lane) {
 #pragma unroll
@@ -323,16 +323,16 @@ __device__ __forceinline__ void tri_step(TriLane& t, const float4 (&c)[kGroup],
 }
 
 template <class Pair, bool kPoly, bool kMasked>
-__device__ __forceinline__ void tri_item(TriLane& t, const float4 (&c)[kGroup],
+__device__ __forceinline__ void triItem(TriLane& t, const float4 (&c)[kGroup],
                                          const unsigned (&mode)[kGroup], unsigned lane) {
 #pragma unroll 2
   for (unsigned k = 0; k < kWarp; k += 2) {
-    tri_step<Pair, false, kMasked>(t, c, mode, k, lane);
-    tri_step<Pair, kPoly, kMasked>(t, c, mode, k + 1, lane);
+    triStep<Pair, false, kMasked>(t, c, mode, k, lane);
+    triStep<Pair, kPoly, kMasked>(t, c, mode, k + 1, lane);
   }
 }
 
-__device__ __forceinline__ void tri_flush(TriLane& t, const ForceArgs& a, std::uint32_t group,
+__device__ __forceinline__ void triFlush(TriLane& t, const ForceArgs& a, std::uint32_t group,
                                           std::uint32_t nseg, unsigned lane) {
 #pragma unroll
   for (unsigned p = 0; p < kGroup; ++p) {
@@ -345,7 +345,7 @@ __device__ __forceinline__ void tri_flush(TriLane& t, const ForceArgs& a, std::u
   }
 }
 
-__device__ __forceinline__ void tri_load_group(TriLane& t, const ForceArgs& a, std::uint32_t group,
+__device__ __forceinline__ void triLoadGroup(TriLane& t, const ForceArgs& a, std::uint32_t group,
                                                std::uint32_t nseg, unsigned lane) {
 #pragma unroll
   for (unsigned p = 0; p < kGroup; ++p) {
@@ -360,7 +360,7 @@ __device__ __forceinline__ void tri_load_group(TriLane& t, const ForceArgs& a, s
 }
 
 template <class Pair, bool kPoly>
-__global__ void __launch_bounds__(kTriThreads, 4) triangular_forces_kernel(ForceArgs a) {
+__global__ void __launch_bounds__(kTriThreads, 4) triangularForcesKernel(ForceArgs a) {
   const unsigned lane = threadIdx.x % kWarp;
   const std::uint64_t warp = (std::uint64_t{blockIdx.x} * kTriThreads + threadIdx.x) / kWarp;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * kTriThreads / kWarp;
@@ -381,7 +381,7 @@ __global__ void __launch_bounds__(kTriThreads, 4) triangular_forces_kernel(Force
   TriLane t;
 #pragma unroll
   for (unsigned p = 0; p < kGroup; ++p) t.fx[p] = t.fy[p] = t.fz[p] = 0.0;
-  tri_load_group(t, a, group, nseg, lane);
+  triLoadGroup(t, a, group, nseg, lane);
   for (;;) {
     const float4 q = a.pos[b * kSegment + lane];
     t.xj = q.x;
@@ -399,9 +399,9 @@ __global__ void __launch_bounds__(kTriThreads, 4) triangular_forces_kernel(Force
       t.ax[p] = t.ay[p] = t.az[p] = 0.0f;
     }
     if (b >= kGroup * group + kGroup) {
-      tri_item<Pair, kPoly, false>(t, c, mode, lane);
+      triItem<Pair, kPoly, false>(t, c, mode, lane);
     } else {
-      tri_item<Pair, kPoly, true>(t, c, mode, lane);
+      triItem<Pair, kPoly, true>(t, c, mode, lane);
     }
     // 32 steps: the j data is back in its own lane.
     const std::uint32_t j = b * kSegment + lane;
@@ -416,20 +416,20 @@ __global__ void __launch_bounds__(kTriThreads, 4) triangular_forces_kernel(Force
     }
     if (++item == end) break;
     if (++b == nseg) {
-      tri_flush(t, a, group, nseg, lane);
+      triFlush(t, a, group, nseg, lane);
       ++group;
       b = kGroup * group;
-      tri_load_group(t, a, group, nseg, lane);
+      triLoadGroup(t, a, group, nseg, lane);
     }
   }
-  tri_flush(t, a, group, nseg, lane);
+  triFlush(t, a, group, nseg, lane);
 }
 
 // ---- host side -----------------------------------------------------------------------------
 
 // Calls f(Pair{}) with the pair type of the plan.
 template <class F>
-void with_pair(const ForcePlan& plan, F&& f) {
+void withPair(const ForcePlan& plan, F&& f) {
   switch (plan.exponent) {
     case 6:
       f(IntPair<6>{});
@@ -457,19 +457,19 @@ void with_pair(const ForcePlan& plan, F&& f) {
 
 // The kernel of the plan, as a function pointer.
 template <class Pair>
-const void* kernel_of(const ForcePlan& plan) {
+const void* kernelOf(const ForcePlan& plan) {
   const bool poly = Pair::kHasPoly && plan.poly_exp2;
   if (plan.loop == PairLoop::Square) {
-    return poly ? reinterpret_cast<const void*>(square_forces_kernel<Pair, Pair::kHasPoly>)
-                : reinterpret_cast<const void*>(square_forces_kernel<Pair, false>);
+    return poly ? reinterpret_cast<const void*>(squareForcesKernel<Pair, Pair::kHasPoly>)
+                : reinterpret_cast<const void*>(squareForcesKernel<Pair, false>);
   }
-  return poly ? reinterpret_cast<const void*>(triangular_forces_kernel<Pair, Pair::kHasPoly>)
-              : reinterpret_cast<const void*>(triangular_forces_kernel<Pair, false>);
+  return poly ? reinterpret_cast<const void*>(triangularForcesKernel<Pair, Pair::kHasPoly>)
+              : reinterpret_cast<const void*>(triangularForcesKernel<Pair, false>);
 }
 
 // Splits of the j range for the square loop: the least modelled time for a wave-quantised grid
 // of blocks_x * splits blocks, `resident` at a time, plus writing and reading the partial sums.
-unsigned choose_splits(std::size_t capacity, std::size_t slots, std::size_t resident) {
+unsigned chooseSplits(std::size_t capacity, std::size_t slots, std::size_t resident) {
   constexpr double kPairsPerSecond = 2e12, kBytesPerSecond = 3e12;
   const std::size_t blocks_x = capacity / kSpan, nseg = slots / kSegment;
   const std::size_t max_splits = std::clamp<std::size_t>(nseg / 2, 1, 1024);
@@ -490,7 +490,7 @@ unsigned choose_splits(std::size_t capacity, std::size_t slots, std::size_t resi
 
 }  // namespace
 
-ForcePlan plan_forces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& options) {
+ForcePlan planForces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& options) {
   ForcePlan plan;
   // The triangular loop applies the force on i negated to j and lets the dummies in: it needs
   // symmetric coefficients and forces that vanish far away; otherwise the square loop runs.
@@ -506,7 +506,7 @@ ForcePlan plan_forces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& o
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
         "cudaDeviceGetAttribute");
   const void* kernel = nullptr;
-  with_pair(plan, [&](auto pair) { kernel = kernel_of<decltype(pair)>(plan); });
+  withPair(plan, [&](auto pair) { kernel = kernelOf<decltype(pair)>(plan); });
   const int threads = plan.loop == PairLoop::Square ? kSquareThreads : kTriThreads;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -514,7 +514,7 @@ ForcePlan plan_forces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& o
 
   if (plan.loop == PairLoop::Square) {
     plan.grid_x = static_cast<unsigned>(d.capacity / kSpan);
-    plan.grid_y = d.slots == 0 ? 1 : choose_splits(d.capacity, d.slots, resident);
+    plan.grid_y = d.slots == 0 ? 1 : chooseSplits(d.capacity, d.slots, resident);
     plan.partials = plan.grid_y;
   } else {
     plan.grid_x = static_cast<unsigned>(resident);  // one wave; items are split evenly
@@ -531,7 +531,7 @@ ForcePlan plan_forces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& o
   return plan;
 }
 
-void launch_forces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan) {
+void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan) {
   ForceArgs a{};
   a.pos = d.pos;
   a.seg_type = d.seg_type;
@@ -548,15 +548,15 @@ void launch_forces(const Launch& launch, const DeviceSystem& d, const ForcePlan&
       return;
     }
     const dim3 grid(plan.grid_x, plan.grid_y);
-    with_pair(plan, [&](auto pair) {
+    withPair(plan, [&](auto pair) {
       using Pair = decltype(pair);
       if (Pair::kHasPoly && plan.poly_exp2) {
-        square_forces_kernel<Pair, Pair::kHasPoly><<<grid, kSquareThreads, 0, launch.stream>>>(a);
+        squareForcesKernel<Pair, Pair::kHasPoly><<<grid, kSquareThreads, 0, launch.stream>>>(a);
       } else {
-        square_forces_kernel<Pair, false><<<grid, kSquareThreads, 0, launch.stream>>>(a);
+        squareForcesKernel<Pair, false><<<grid, kSquareThreads, 0, launch.stream>>>(a);
       }
     });
-    check_launch("nbody square_forces_kernel");
+    checkLaunch("nbody square_forces_kernel");
     return;
   }
   check(cudaMemsetAsync(d.force, 0, 3 * d.capacity * sizeof(double), launch.stream),
@@ -565,16 +565,16 @@ void launch_forces(const Launch& launch, const DeviceSystem& d, const ForcePlan&
   const std::uint64_t groups = (nseg + kGroup - 1) / kGroup;
   a.items = groups * nseg - kGroup * groups * (groups - 1) / 2;
   if (a.items == 0) return;
-  with_pair(plan, [&](auto pair) {
+  withPair(plan, [&](auto pair) {
     using Pair = decltype(pair);
     if (Pair::kHasPoly && plan.poly_exp2) {
-      triangular_forces_kernel<Pair, Pair::kHasPoly>
+      triangularForcesKernel<Pair, Pair::kHasPoly>
           <<<plan.grid_x, kTriThreads, 0, launch.stream>>>(a);
     } else {
-      triangular_forces_kernel<Pair, false><<<plan.grid_x, kTriThreads, 0, launch.stream>>>(a);
+      triangularForcesKernel<Pair, false><<<plan.grid_x, kTriThreads, 0, launch.stream>>>(a);
     }
   });
-  check_launch("nbody triangular_forces_kernel");
+  checkLaunch("nbody triangular_forces_kernel");
 }
 
 }  // namespace star::cuda::nbody

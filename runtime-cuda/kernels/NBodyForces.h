@@ -44,9 +44,9 @@ struct ForcePlan {
 };
 
 // Chooses the kernel and its grid for d, and makes d.force large enough for its partial sums.
-ForcePlan plan_forces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& options);
+ForcePlan planForces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& options);
 // Queues one force evaluation of d's current float positions into d.force.
-void launch_forces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan);
+void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan);
 
 }  // namespace nbody
 }  // namespace star::cuda

@@ -2,9 +2,9 @@
 // path (RowSortSmall.cu); larger ones this one, all on the stream, with no host round trip
 // (except the one SegmentedSort.h describes for many very long groups):
 //
-//  1. count_kernel + an exclusive scan: per 64-row element, the marked rows (x) and the group
+//  1. countKernel + an exclusive scan: per 64-row element, the marked rows (x) and the group
 //     heads before it, packed in one 64-bit number (low half: marked, high half: heads).
-//  2. extract_kernel: one warp per 1024 rows (32 elements of 32 rows, one per lane) reads 32
+//  2. extractKernel: one warp per 1024 rows (32 elements of 32 rows, one per lane) reads 32
 //     columns at a time, turns them into row words with a 32 x 32 bit transpose (SortBits.h),
 //     and writes one record per marked row, compacted in row order through shared memory: the
 //     key (its order, SortBits.h) and the value. The value is the row's other columns (up to 64
@@ -14,8 +14,8 @@
 //     ones first, in order, so the number of marked rows never has to reach the host.
 //  3. SORT: cub::DeviceRadixSort over the key's `len` bits. SEGSORT: the groups of the marked
 //     records become segments (a group without marked rows is no segment) and
-//     segmented_sort_pairs (SegmentedSort.h) sorts them.
-//  4. write_back_kernel: the k-th record in sorted order goes to the k-th marked row: the same
+//     segmentedSortPairs (SegmentedSort.h) sorts them.
+//  4. writeBackKernel: the k-th record in sorted order goes to the k-th marked row: the same
 //     warps read the sorted records, build row words (key columns from the key, by the inverse
 //     order), transpose them back into column words and store them under the mask x, so
 //     unmarked rows keep their bits. In place: the table is read only in step 2.
@@ -82,7 +82,7 @@ struct WarpRows {
   std::uint32_t count;   // the warp's marked rows
 };
 
-__device__ __forceinline__ WarpRows warp_rows(const TableView& v, std::uint64_t q0, unsigned lane) {
+__device__ __forceinline__ WarpRows warpRows(const TableView& v, std::uint64_t q0, unsigned lane) {
   WarpRows w;
   w.q = q0 + lane;
   w.valid = w.q < v.words;
@@ -101,41 +101,41 @@ __device__ __forceinline__ unsigned slot(unsigned e) {
 }
 
 // a[c] := the lane's word of logical column start + c, for c < count; 0 otherwise.
-__device__ __forceinline__ void load_tile(const TableView& v, std::uint64_t start,
+__device__ __forceinline__ void loadTile(const TableView& v, std::uint64_t start,
                                           std::uint64_t count, const WarpRows& w,
                                           std::uint32_t (&a)[32]) {
   STAR_SORT_UNROLL
   for (unsigned c = 0; c < 32; ++c) {
     a[c] = w.marked != 0 && c < count
-               ? v.table[physical_column(start + c, v.first, v.len) * v.words + w.q]
+               ? v.table[physicalColumn(start + c, v.first, v.len) * v.words + w.q]
                : 0;
   }
 }
 
 // The lane's word of logical column start + c := a[c] in its marked rows, for c < count.
-__device__ __forceinline__ void store_tile(const TableView& v, std::uint64_t start,
+__device__ __forceinline__ void storeTile(const TableView& v, std::uint64_t start,
                                            std::uint64_t count, const WarpRows& w,
                                            const std::uint32_t (&a)[32]) {
   STAR_SORT_UNROLL
   for (unsigned c = 0; c < 32; ++c) {
     if (w.marked == 0 || c >= count) continue;
-    std::uint32_t* p = &v.table[physical_column(start + c, v.first, v.len) * v.words + w.q];
+    std::uint32_t* p = &v.table[physicalColumn(start + c, v.first, v.len) * v.words + w.q];
     *p = w.marked == kFullMask ? a[c] : (*p & ~w.marked) | (a[c] & w.marked);
   }
 }
 
 // Logical columns of tile t of the payload (after the key's len).
-__device__ __forceinline__ std::uint64_t payload_columns(const TableView& v, unsigned t) {
+__device__ __forceinline__ std::uint64_t payloadColumns(const TableView& v, unsigned t) {
   const std::uint64_t start = v.len + 32ull * t;
   return start < v.cols ? min64(32, v.cols - start) : 0;
 }
 
 // Step 1: counts[e] := popcount(x[e]) | popcount(heads[e]) << 32 (row 0 always a head), and
 // counts[elements] := 0, so that the exclusive scan leaves the totals there.
-__global__ void count_kernel(const std::uint64_t* __restrict__ x,
+__global__ void countKernel(const std::uint64_t* __restrict__ x,
                              const std::uint64_t* __restrict__ heads, std::uint64_t elements,
                              std::uint64_t* __restrict__ counts) {
-  for (std::uint64_t e = global_thread(); e <= elements; e += grid_threads()) {
+  for (std::uint64_t e = globalThread(); e <= elements; e += gridThreads()) {
     if (e == elements) {
       counts[e] = 0;
       continue;
@@ -149,7 +149,7 @@ __global__ void count_kernel(const std::uint64_t* __restrict__ x,
 // stage[slot(e)] := records[k0 + e] for the warp's `count` records; the loads go out together.
 // (In two halves for 64-bit records, to bound the registers.)
 template <class T>
-__device__ __forceinline__ void stage_in(T* stage, const T* __restrict__ records, std::uint64_t k0,
+__device__ __forceinline__ void stageIn(T* stage, const T* __restrict__ records, std::uint64_t k0,
                                          unsigned count, unsigned lane) {
   constexpr unsigned kBatch = sizeof(T) == 8 ? kWarp / 2 : kWarp;
   for (unsigned j0 = 0; j0 < kWarp; j0 += kBatch) {
@@ -170,7 +170,7 @@ __device__ __forceinline__ void stage_in(T* stage, const T* __restrict__ records
 
 // records[k0 + e] := stage[slot(e)] for the warp's `count` records.
 template <class T>
-__device__ __forceinline__ void stage_out(const T* stage, T* __restrict__ records, std::uint64_t k0,
+__device__ __forceinline__ void stageOut(const T* stage, T* __restrict__ records, std::uint64_t k0,
                                           unsigned count, unsigned lane) {
   __syncwarp();
   for (unsigned e = lane; e < count; e += kWarp) records[k0 + e] = stage[slot(e)];
@@ -182,7 +182,7 @@ __device__ __forceinline__ void stage_out(const T* stage, T* __restrict__ record
 // kernel stays within its registers.
 template <class K, class V>
 __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
-    extract_kernel(TableView v, Payload payload, bool fill, K* __restrict__ keys,
+    extractKernel(TableView v, Payload payload, bool fill, K* __restrict__ keys,
                    V* __restrict__ values, std::uint32_t* __restrict__ rows_out) {
   __shared__ std::uint64_t stage[kTileWarps][kStageSlots];
   const unsigned lane = threadIdx.x % kWarp;
@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
   const std::uint64_t marked_total = v.prefix[v.words / 2] & kLow32;
   for (std::uint64_t q0 = (std::uint64_t{blockIdx.x} * kTileWarps + warp) * kWarp; q0 < v.words;
        q0 += std::uint64_t{gridDim.x} * kTileWarps * kWarp) {
-    const WarpRows w = warp_rows(v, q0, lane);
+    const WarpRows w = warpRows(v, q0, lane);
     if (fill) {  // the unmarked rows' records: greatest key, after all marked records
       const std::uint64_t r0 = q0 * 32;
       const std::uint64_t real = r0 < v.rows ? min64(kRowsPerWarp, v.rows - r0) : 0;
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
 
     // Keys (a 64-bit one: the low tile's bits first, then the key).
     K* sk = reinterpret_cast<K*>(stage[warp]);
-    load_tile(v, 0, min64(v.len, 32), w, a);
+    loadTile(v, 0, min64(v.len, 32), w, a);
     transpose32(a);
     unsigned at = at0;
     STAR_SORT_UNROLL
@@ -214,27 +214,27 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
       if (!((w.marked >> i) & 1)) continue;
       sk[slot(at++)] = sizeof(K) == 8
                            ? static_cast<K>(a[i])
-                           : static_cast<K>(to_order(key_from_tiles(a[i], 0, v.len), v.order));
+                           : static_cast<K>(toOrder(keyFromTiles(a[i], 0, v.len), v.order));
     }
     if constexpr (sizeof(K) == 8) {
-      load_tile(v, 32, v.len - 32, w, a);
+      loadTile(v, 32, v.len - 32, w, a);
       transpose32(a);
       at = at0;
       STAR_SORT_UNROLL
       for (unsigned i = 0; i < 32; ++i) {
         if (!((w.marked >> i) & 1)) continue;
         K& k = sk[slot(at++)];
-        k = to_order(key_from_tiles(static_cast<std::uint32_t>(k), a[i], v.len), v.order);
+        k = toOrder(keyFromTiles(static_cast<std::uint32_t>(k), a[i], v.len), v.order);
       }
     }
-    stage_out(sk, keys, w.k0, w.count, lane);
+    stageOut(sk, keys, w.k0, w.count, lane);
 
     // Values.
     if (payload.index) {
       for (unsigned e = lane; e < w.count; e += kWarp) values[w.k0 + e] = static_cast<V>(w.k0 + e);
       std::uint32_t* su = reinterpret_cast<std::uint32_t*>(stage[warp]);
       for (unsigned t = 0; t < payload.tiles; ++t) {
-        load_tile(v, v.len + 32ull * t, payload_columns(v, t), w, a);
+        loadTile(v, v.len + 32ull * t, payloadColumns(v, t), w, a);
         transpose32(a);
         at = at0;
         STAR_SORT_UNROLL
@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
     } else if (values != nullptr) {
       V* sv = reinterpret_cast<V*>(stage[warp]);
       if (payload.tiles > 0) {
-        load_tile(v, v.len, payload_columns(v, 0), w, a);
+        loadTile(v, v.len, payloadColumns(v, 0), w, a);
         transpose32(a);
       }
       at = at0;
@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
         if ((w.marked >> i) & 1) sv[slot(at++)] = payload.tiles > 0 ? a[i] : 0;
       }
       if constexpr (sizeof(V) == 8) {
-        load_tile(v, v.len + 32, payload_columns(v, 1), w, a);
+        loadTile(v, v.len + 32, payloadColumns(v, 1), w, a);
         transpose32(a);
         at = at0;
         STAR_SORT_UNROLL
@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
           if ((w.marked >> i) & 1) sv[slot(at++)] |= static_cast<V>(a[i]) << 32;
         }
       }
-      stage_out(sv, values, w.k0, w.count, lane);
+      stageOut(sv, values, w.k0, w.count, lane);
     }
   }
 }
@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
 // Step 4 (see the top of the file): keys/values are the sorted records. One tile at a time.
 template <class K, class V>
 __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
-    write_back_kernel(TableView v, Payload payload, const K* __restrict__ keys,
+    writeBackKernel(TableView v, Payload payload, const K* __restrict__ keys,
                       const V* __restrict__ values, const std::uint32_t* __restrict__ rows_in) {
   __shared__ std::uint64_t stage[kTileWarps][kStageSlots];
   // A 32-bit key and a 32-bit value are staged together (their loads go out together).
@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
   for (std::uint64_t q0 = (std::uint64_t{blockIdx.x} * kTileWarps + warp) * kWarp; q0 < v.words;
        q0 += std::uint64_t{gridDim.x} * kTileWarps * kWarp) {
     __syncwarp();  // the last step's staging has been read
-    const WarpRows w = warp_rows(v, q0, lane);
+    const WarpRows w = warpRows(v, q0, lane);
     if (w.count == 0) continue;
     const unsigned at0 = static_cast<unsigned>(w.base - w.k0);
     K* sk = reinterpret_cast<K*>(stage[warp]);
@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
       }
       __syncwarp();
     } else {
-      stage_in(sk, keys, w.k0, w.count, lane);
+      stageIn(sk, keys, w.k0, w.count, lane);
     }
     for (unsigned half = 0; half < sizeof(K) / 4; ++half) {
       unsigned at = at0;
@@ -322,12 +322,12 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
       for (unsigned i = 0; i < 32; ++i) {
         std::uint64_t tiles = 0;
         if ((w.marked >> i) & 1) {
-          tiles = tiles_from_key(from_order(sk[slot(at++)], v.order), v.len);
+          tiles = tilesFromKey(fromOrder(sk[slot(at++)], v.order), v.len);
         }
         a[i] = static_cast<std::uint32_t>(tiles >> (32 * half));
       }
       transpose32(a);
-      store_tile(v, 32ull * half, half == 0 ? min64(v.len, 32) : v.len - 32, w, a);
+      storeTile(v, 32ull * half, half == 0 ? min64(v.len, 32) : v.len - 32, w, a);
     }
 
     // The other columns.
@@ -335,7 +335,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
       if (payload.index) {
         std::uint32_t* src = reinterpret_cast<std::uint32_t*>(stage[warp]);
         __syncwarp();
-        stage_in(src, values, w.k0, w.count, lane);
+        stageIn(src, values, w.k0, w.count, lane);
         for (unsigned t = 0; t < payload.tiles; ++t) {
           unsigned at = at0;
           STAR_SORT_UNROLL
@@ -344,7 +344,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
                                        : 0;
           }
           transpose32(a);
-          store_tile(v, v.len + 32ull * t, payload_columns(v, t), w, a);
+          storeTile(v, v.len + 32ull * t, payloadColumns(v, t), w, a);
         }
         continue;
       }
@@ -352,7 +352,7 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
     if (payload.tiles == 0) continue;
     if (!values_too) {
       __syncwarp();
-      stage_in(sv, values, w.k0, w.count, lane);
+      stageIn(sv, values, w.k0, w.count, lane);
     }
     for (unsigned half = 0; half < sizeof(V) / 4; ++half) {
       unsigned at = at0;
@@ -363,18 +363,18 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
         a[i] = static_cast<std::uint32_t>(value >> (32 * half));
       }
       transpose32(a);
-      store_tile(v, v.len + 32ull * half, payload_columns(v, half), w, a);
+      storeTile(v, v.len + 32ull * half, payloadColumns(v, half), w, a);
     }
   }
 }
 
 // SEGSORT: group[k] := the group of the k-th marked row (the heads up to it, minus 1).
-__global__ void marked_groups_kernel(const std::uint64_t* __restrict__ x,
+__global__ void markedGroupsKernel(const std::uint64_t* __restrict__ x,
                                      const std::uint64_t* __restrict__ heads,
                                      std::uint64_t elements,
                                      const std::uint64_t* __restrict__ prefix,
                                      std::uint32_t* __restrict__ group) {
-  for (std::uint64_t e = global_thread(); e < elements; e += grid_threads()) {
+  for (std::uint64_t e = globalThread(); e < elements; e += gridThreads()) {
     std::uint64_t m = x[e];
     if (m == 0) continue;
     const std::uint64_t h = heads[e] | (e == 0 ? 1 : 0);
@@ -401,13 +401,13 @@ struct SegmentStart {
 };
 
 // The number of segments: the selected offsets, minus the end.
-__global__ void segment_count_kernel(const std::uint32_t* selected, std::uint32_t* segments) {
+__global__ void segmentCountKernel(const std::uint32_t* selected, std::uint32_t* segments) {
   *segments = *selected - 1;
 }
 
-unsigned tile_grid(const Launch& launch, std::uint64_t words) {
+unsigned tileGrid(const Launch& launch, std::uint64_t words) {
   const std::uint64_t warps = (words + kWarp - 1) / kWarp;
-  return grid_for(launch, warps, 1, kTileWarps);
+  return gridFor(launch, warps, 1, kTileWarps);
 }
 
 template <class Fn>
@@ -419,18 +419,18 @@ void cub_call(DeviceContext& ctx, const char* what, Fn&& fn) {
 }
 
 template <class K, class V>
-void sort_large(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std::uint64_t cols,
+void sortLarge(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std::uint64_t cols,
                 const std::uint64_t* x, const std::uint64_t* heads, std::uint64_t first,
                 std::uint64_t len, const KeyOrder& order, Payload payload) {
   const Launch& launch = ctx.launch();
   const cudaStream_t stream = ctx.stream();
   const std::uint64_t elements = (rows + 63) / 64;
 
-  SortScratch prefix_buffer(ctx, (elements + 1) * sizeof(std::uint64_t));
-  std::uint64_t* prefix = prefix_buffer.as<std::uint64_t>();
-  count_kernel<<<grid_for(launch, elements + 1), kBlockThreads, 0, stream>>>(x, heads, elements,
+  SortScratch prefixBuffer(ctx, (elements + 1) * sizeof(std::uint64_t));
+  std::uint64_t* prefix = prefixBuffer.as<std::uint64_t>();
+  countKernel<<<gridFor(launch, elements + 1), kBlockThreads, 0, stream>>>(x, heads, elements,
                                                                              prefix);
-  check_launch("count_kernel");
+  checkLaunch("count_kernel");
   cub_call(ctx, "cub::DeviceScan::ExclusiveSum", [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveSum(temp, bytes, prefix, elements + 1, stream);
   });
@@ -438,15 +438,15 @@ void sort_large(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, st
   const TableView v{reinterpret_cast<std::uint32_t*>(table),   2 * elements, rows, cols, first, len,
                     reinterpret_cast<const std::uint32_t*>(x), prefix,       order};
   const bool keys_only = heads == nullptr && cols == len;
-  SortScratch key_buffer(ctx, 2 * rows * sizeof(K));
-  SortScratch value_buffer(ctx, keys_only ? 0 : 2 * rows * sizeof(V));
-  SortScratch row_buffer(ctx, payload.index ? rows * payload.tiles * sizeof(std::uint32_t) : 0);
-  K* keys[2] = {key_buffer.as<K>(), key_buffer.as<K>() + rows};
-  V* values[2] = {value_buffer.as<V>(), keys_only ? nullptr : value_buffer.as<V>() + rows};
-  const unsigned grid = tile_grid(launch, v.words);
-  extract_kernel<K, V><<<grid, kTileThreads, 0, stream>>>(
-      v, payload, heads == nullptr, keys[0], values[0], row_buffer.as<std::uint32_t>());
-  check_launch("extract_kernel");
+  SortScratch keyBuffer(ctx, 2 * rows * sizeof(K));
+  SortScratch valueBuffer(ctx, keys_only ? 0 : 2 * rows * sizeof(V));
+  SortScratch rowBuffer(ctx, payload.index ? rows * payload.tiles * sizeof(std::uint32_t) : 0);
+  K* keys[2] = {keyBuffer.as<K>(), keyBuffer.as<K>() + rows};
+  V* values[2] = {valueBuffer.as<V>(), keys_only ? nullptr : valueBuffer.as<V>() + rows};
+  const unsigned grid = tileGrid(launch, v.words);
+  extractKernel<K, V><<<grid, kTileThreads, 0, stream>>>(
+      v, payload, heads == nullptr, keys[0], values[0], rowBuffer.as<std::uint32_t>());
+  checkLaunch("extract_kernel");
 
   const K* sorted_keys = keys[1];
   const V* sorted_values = values[1];
@@ -467,63 +467,63 @@ void sort_large(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, st
     sorted_keys = dk.Current();
     sorted_values = keys_only ? nullptr : dv.Current();
   } else {
-    SortScratch group_buffer(ctx, rows * sizeof(std::uint32_t));
-    marked_groups_kernel<<<grid_for(launch, elements), kBlockThreads, 0, stream>>>(
-        x, heads, elements, prefix, group_buffer.as<std::uint32_t>());
-    check_launch("marked_groups_kernel");
-    SortScratch offsets_buffer(ctx, (rows + 1) * sizeof(std::uint32_t));
-    SortScratch count_buffer(ctx, 2 * sizeof(std::uint32_t));
-    std::uint32_t* offsets = offsets_buffer.as<std::uint32_t>();
-    std::uint32_t* selected = count_buffer.as<std::uint32_t>();
-    const SegmentStart start{group_buffer.as<std::uint32_t>(), prefix + elements};
+    SortScratch groupBuffer(ctx, rows * sizeof(std::uint32_t));
+    markedGroupsKernel<<<gridFor(launch, elements), kBlockThreads, 0, stream>>>(
+        x, heads, elements, prefix, groupBuffer.as<std::uint32_t>());
+    checkLaunch("marked_groups_kernel");
+    SortScratch offsetsBuffer(ctx, (rows + 1) * sizeof(std::uint32_t));
+    SortScratch countBuffer(ctx, 2 * sizeof(std::uint32_t));
+    std::uint32_t* offsets = offsetsBuffer.as<std::uint32_t>();
+    std::uint32_t* selected = countBuffer.as<std::uint32_t>();
+    const SegmentStart start{groupBuffer.as<std::uint32_t>(), prefix + elements};
     cub_call(ctx, "cub::DeviceSelect::If", [&](void* temp, std::size_t& bytes) {
       return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<std::uint32_t>(0),
                                    offsets, selected, static_cast<std::int64_t>(rows) + 1, start,
                                    stream);
     });
-    segment_count_kernel<<<1, 1, 0, stream>>>(selected, selected + 1);
-    check_launch("segment_count_kernel");
-    segmented_sort_pairs<K, V>(ctx, keys[0], keys[1], values[0], values[1], rows, rows, offsets,
+    segmentCountKernel<<<1, 1, 0, stream>>>(selected, selected + 1);
+    checkLaunch("segment_count_kernel");
+    segmentedSortPairs<K, V>(ctx, keys[0], keys[1], values[0], values[1], rows, rows, offsets,
                                selected + 1, rows);
   }
-  write_back_kernel<K, V><<<grid, kTileThreads, 0, stream>>>(v, payload, sorted_keys, sorted_values,
-                                                             row_buffer.as<std::uint32_t>());
-  check_launch("write_back_kernel");
+  writeBackKernel<K, V><<<grid, kTileThreads, 0, stream>>>(v, payload, sorted_keys, sorted_values,
+                                                             rowBuffer.as<std::uint32_t>());
+  checkLaunch("write_back_kernel");
 }
 
 template <class K>
-void sort_large_by_payload(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
+void sortLargeByPayload(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
                            std::uint64_t cols, const std::uint64_t* x, const std::uint64_t* heads,
                            std::uint64_t first, std::uint64_t len, const KeyOrder& order) {
   const std::uint64_t others = cols - len;
   const auto tiles = static_cast<unsigned>((others + 31) / 32);
   if (others > 64) {
-    sort_large<K, std::uint32_t>(ctx, table, rows, cols, x, heads, first, len, order,
+    sortLarge<K, std::uint32_t>(ctx, table, rows, cols, x, heads, first, len, order,
                                  Payload{tiles, true});
   } else if (others > 32) {
-    sort_large<K, std::uint64_t>(ctx, table, rows, cols, x, heads, first, len, order,
+    sortLarge<K, std::uint64_t>(ctx, table, rows, cols, x, heads, first, len, order,
                                  Payload{tiles, false});
   } else {
-    sort_large<K, std::uint32_t>(ctx, table, rows, cols, x, heads, first, len, order,
+    sortLarge<K, std::uint32_t>(ctx, table, rows, cols, x, heads, first, len, order,
                                  Payload{tiles, false});
   }
 }
 
 }  // namespace
 
-bool sort_table_rows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
+bool sortTableRows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
                      std::uint64_t cols, const std::uint64_t* x, const std::uint64_t* heads,
                      std::uint64_t first, std::uint64_t len, KeyKind kind, bool descending) {
   if (rows == 0) return true;
   // Records are numbered with 32 bits; a larger table is left to the Star body.
   if (rows > kLow32) return false;
-  const KeyOrder order = make_key_order(len, kind, descending);
+  const KeyOrder order = makeKeyOrder(len, kind, descending);
   if (rows <= kSmallSortRows) {
-    small_sort_table_rows(ctx, table, rows, cols, x, heads, first, len, order);
+    smallSortTableRows(ctx, table, rows, cols, x, heads, first, len, order);
   } else if (len <= 32) {
-    sort_large_by_payload<std::uint32_t>(ctx, table, rows, cols, x, heads, first, len, order);
+    sortLargeByPayload<std::uint32_t>(ctx, table, rows, cols, x, heads, first, len, order);
   } else {
-    sort_large_by_payload<std::uint64_t>(ctx, table, rows, cols, x, heads, first, len, order);
+    sortLargeByPayload<std::uint64_t>(ctx, table, rows, cols, x, heads, first, len, order);
   }
   return true;
 }

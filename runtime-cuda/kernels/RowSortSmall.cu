@@ -42,13 +42,13 @@ constexpr std::uint16_t kUnmarkedGroup = kSmallSortRows;
 
 using PlanScan = cub::BlockScan<std::uint32_t, kPlanThreads>;
 
-__device__ __forceinline__ bool bit_at(const std::uint64_t* v, std::uint64_t i) {
+__device__ __forceinline__ bool bitAt(const std::uint64_t* v, std::uint64_t i) {
   return (v[i / 64] >> (i % 64)) & 1;
 }
 
 // source[r] := the row whose bits row r receives, for r < rows.
 __global__ void __launch_bounds__(kPlanThreads)
-    small_plan_kernel(const std::uint64_t* __restrict__ table, std::uint64_t rows,
+    smallPlanKernel(const std::uint64_t* __restrict__ table, std::uint64_t rows,
                       std::uint64_t words, const std::uint64_t* __restrict__ x,
                       const std::uint64_t* __restrict__ heads, std::uint64_t first,
                       std::uint64_t len, KeyOrder order, std::uint16_t* __restrict__ source) {
@@ -72,15 +72,15 @@ __global__ void __launch_bounds__(kPlanThreads)
   for (unsigned i = 0; i < kPlanPerThread; ++i) {
     const std::uint64_t r = threadIdx.x * kPlanPerThread + i;
     const bool inside = r < rows;
-    marked[i] = inside && bit_at(x, r);
-    head[i] = inside && (r == 0 || (heads != nullptr && bit_at(heads, r)));
+    marked[i] = inside && bitAt(x, r);
+    head[i] = inside && (r == 0 || (heads != nullptr && bitAt(heads, r)));
     std::uint64_t field = 0;
     if (marked[i]) {
       for (std::uint64_t j = 0; j < len; ++j) {
         field = (field << 1) | ((tmp.key_words[j * words + r / 64] >> (r % 64)) & 1);
       }
     }
-    key[i] = to_order(field, order);
+    key[i] = toOrder(field, order);
     packed[i] = (marked[i] ? 1u : 0u) | (head[i] ? 1u << 16 : 0u);
   }
   __syncthreads();  // key_words is dead: the scan reuses its storage
@@ -123,7 +123,7 @@ __device__ __forceinline__ std::uint64_t shfl(std::uint64_t v, unsigned lane) {
 // Column c := for every row r, bit source[r] of column c. One warp per column, lane l holding
 // element l (rows 64 l .. 64 l + 63).
 __global__ void __launch_bounds__(kMoveThreads)
-    small_move_kernel(std::uint64_t* __restrict__ table, std::uint64_t rows, std::uint64_t cols,
+    smallMoveKernel(std::uint64_t* __restrict__ table, std::uint64_t rows, std::uint64_t cols,
                       std::uint64_t words, const std::uint16_t* __restrict__ source) {
   __shared__ std::uint16_t src[kSmallSortRows];
   for (std::uint64_t r = threadIdx.x; r < rows; r += kMoveThreads) src[r] = source[r];
@@ -147,20 +147,20 @@ __global__ void __launch_bounds__(kMoveThreads)
 
 }  // namespace
 
-void small_sort_table_rows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
+void smallSortTableRows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
                            std::uint64_t cols, const std::uint64_t* x, const std::uint64_t* heads,
                            std::uint64_t first, std::uint64_t len, const KeyOrder& order) {
   const std::uint64_t words = (rows + 63) / 64;
   SortScratch source(ctx, rows * sizeof(std::uint16_t));
-  small_plan_kernel<<<1, kPlanThreads, 0, ctx.stream()>>>(table, rows, words, x, heads, first, len,
+  smallPlanKernel<<<1, kPlanThreads, 0, ctx.stream()>>>(table, rows, words, x, heads, first, len,
                                                           order, source.as<std::uint16_t>());
-  check_launch("small_plan_kernel");
+  checkLaunch("small_plan_kernel");
   const std::uint64_t blocks = (cols + kMoveWarps - 1) / kMoveWarps;
   const unsigned grid = static_cast<unsigned>(
       std::clamp<std::uint64_t>(blocks, 1, std::max(ctx.launch().max_blocks, 1u)));
-  small_move_kernel<<<grid, kMoveThreads, 0, ctx.stream()>>>(table, rows, cols, words,
+  smallMoveKernel<<<grid, kMoveThreads, 0, ctx.stream()>>>(table, rows, cols, words,
                                                              source.as<std::uint16_t>());
-  check_launch("small_move_kernel");
+  checkLaunch("small_move_kernel");
 }
 
 }  // namespace star::cuda

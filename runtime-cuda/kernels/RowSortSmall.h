@@ -13,8 +13,8 @@ class DeviceContext;
 
 inline constexpr std::uint64_t kSmallSortRows = 2048;
 
-// As sort_table_rows (RowSort.h), for 1 <= rows <= kSmallSortRows; order from make_key_order.
-void small_sort_table_rows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
+// As sortTableRows (RowSort.h), for 1 <= rows <= kSmallSortRows; order from makeKeyOrder.
+void smallSortTableRows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows,
                            std::uint64_t cols, const std::uint64_t* x, const std::uint64_t* heads,
                            std::uint64_t first, std::uint64_t len, const KeyOrder& order);
 

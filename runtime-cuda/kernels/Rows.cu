@@ -15,14 +15,14 @@ constexpr unsigned kWarp = 32;
 // through __ballot_sync (two warps per element). Threads run over all 64 * elements positions so
 // that the halves past the last column are written as 0. Block size and grid stride are
 // multiples of 32 and the bound is a multiple of 64, so whole warps stay in the loop together.
-__global__ void get_row_kernel(std::uint32_t* __restrict__ dst_halves,
-                               const std::uint64_t* __restrict__ table, std::uint64_t col_words,
+__global__ void getRowKernel(std::uint32_t* __restrict__ dst_halves,
+                               const std::uint64_t* __restrict__ table, std::uint64_t colWords,
                                std::uint64_t cols, std::uint64_t i) {
-  const std::uint64_t positions = 64 * elements_for(cols);
+  const std::uint64_t positions = 64 * elementsFor(cols);
   const std::uint64_t element = i / 64;
   const unsigned shift = static_cast<unsigned>(i % 64);
-  for (std::uint64_t j = global_thread(); j < positions; j += grid_threads()) {
-    const bool bit = j < cols && ((table[j * col_words + element] >> shift) & 1) != 0;
+  for (std::uint64_t j = globalThread(); j < positions; j += gridThreads()) {
+    const bool bit = j < cols && ((table[j * colWords + element] >> shift) & 1) != 0;
     const unsigned half = __ballot_sync(0xffffffffu, bit);
     // Little-endian: the low half of element k is 32-bit word 2k.
     if (threadIdx.x % kWarp == 0) dst_halves[j / kWarp] = half;
@@ -30,19 +30,19 @@ __global__ void get_row_kernel(std::uint32_t* __restrict__ dst_halves,
 }
 
 // Each thread owns one column, so the read-modify-writes never collide.
-__global__ void set_row_kernel(std::uint64_t* __restrict__ table, std::uint64_t col_words,
+__global__ void setRowKernel(std::uint64_t* __restrict__ table, std::uint64_t colWords,
                                std::uint64_t cols, std::uint64_t i,
                                const std::uint64_t* __restrict__ src) {
   const std::uint64_t element = i / 64;
   const std::uint64_t mask = std::uint64_t{1} << (i % 64);
-  for (std::uint64_t j = global_thread(); j < cols; j += grid_threads()) {
+  for (std::uint64_t j = globalThread(); j < cols; j += gridThreads()) {
     const bool bit = ((src[j / 64] >> (j % 64)) & 1) != 0;
-    std::uint64_t& word = table[j * col_words + element];
+    std::uint64_t& word = table[j * colWords + element];
     word = bit ? (word | mask) : (word & ~mask);
   }
 }
 
-__global__ void set_bit_kernel(std::uint64_t* v, std::uint64_t i, bool bit) {
+__global__ void setBitKernel(std::uint64_t* v, std::uint64_t i, bool bit) {
   const std::uint64_t mask = std::uint64_t{1} << (i % 64);
   std::uint64_t& word = v[i / 64];
   word = bit ? (word | mask) : (word & ~mask);
@@ -50,26 +50,26 @@ __global__ void set_bit_kernel(std::uint64_t* v, std::uint64_t i, bool bit) {
 
 }  // namespace
 
-void launch_get_row(const Launch& launch, std::uint64_t* dst, const std::uint64_t* table,
-                    std::uint64_t col_words, std::uint64_t cols, std::uint64_t i) {
+void launchGetRow(const Launch& launch, std::uint64_t* dst, const std::uint64_t* table,
+                    std::uint64_t colWords, std::uint64_t cols, std::uint64_t i) {
   if (cols == 0) return;
-  const unsigned grid = grid_for(launch, 64 * elements_for(cols), kColumnsPerThread);
-  get_row_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(reinterpret_cast<std::uint32_t*>(dst),
-                                                            table, col_words, cols, i);
-  check_launch("get_row kernel");
+  const unsigned grid = gridFor(launch, 64 * elementsFor(cols), kColumnsPerThread);
+  getRowKernel<<<grid, kBlockThreads, 0, launch.stream>>>(reinterpret_cast<std::uint32_t*>(dst),
+                                                            table, colWords, cols, i);
+  checkLaunch("get_row kernel");
 }
 
-void launch_set_row(const Launch& launch, std::uint64_t* table, std::uint64_t col_words,
+void launchSetRow(const Launch& launch, std::uint64_t* table, std::uint64_t colWords,
                     std::uint64_t cols, std::uint64_t i, const std::uint64_t* src) {
   if (cols == 0) return;
-  const unsigned grid = grid_for(launch, cols, kColumnsPerThread);
-  set_row_kernel<<<grid, kBlockThreads, 0, launch.stream>>>(table, col_words, cols, i, src);
-  check_launch("set_row kernel");
+  const unsigned grid = gridFor(launch, cols, kColumnsPerThread);
+  setRowKernel<<<grid, kBlockThreads, 0, launch.stream>>>(table, colWords, cols, i, src);
+  checkLaunch("set_row kernel");
 }
 
-void launch_set_bit(const Launch& launch, std::uint64_t* v, std::uint64_t i, bool bit) {
-  set_bit_kernel<<<1, 1, 0, launch.stream>>>(v, i, bit);
-  check_launch("set_bit kernel");
+void launchSetBit(const Launch& launch, std::uint64_t* v, std::uint64_t i, bool bit) {
+  setBitKernel<<<1, 1, 0, launch.stream>>>(v, i, bit);
+  checkLaunch("set_bit kernel");
 }
 
 }  // namespace star::cuda

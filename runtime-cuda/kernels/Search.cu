@@ -46,7 +46,7 @@ __device__ __forceinline__ void publish(const ResultTarget& target, std::uint64_
 // ReduceState: true in exactly one block, the last to arrive, which then sees every block's
 // partial. The arrival counter wraps back to 0 on the last increment (atomicInc's modulus), so it
 // is idle again for the next launch.
-__device__ __forceinline__ bool last_block(ReduceState* state) {
+__device__ __forceinline__ bool lastBlock(ReduceState* state) {
   __threadfence();  // this block's partial (and its writes) before its arrival
   const unsigned arrived_before = atomicInc(&state->done, gridDim.x - 1);
   if (arrived_before != gridDim.x - 1) return false;
@@ -88,11 +88,11 @@ struct KeepFound {  // FRST: the element holding the first 1 gets that bit alone
 // after it was read (zero_dst may alias the searched vector: each element is read and written by
 // its owner only).
 template <bool kZero, class Load>
-__device__ __forceinline__ Index thread_first(const Load& load, std::uint64_t* zero_dst,
+__device__ __forceinline__ Index threadFirst(const Load& load, std::uint64_t* zero_dst,
                                               std::uint64_t n) {
   Index best = kNotFound;
-  const std::uint64_t stride = grid_threads();
-  for (std::uint64_t base = global_thread(); base < n; base += kUnroll * stride) {
+  const std::uint64_t stride = gridThreads();
+  for (std::uint64_t base = globalThread(); base < n; base += kUnroll * stride) {
     if (best == kNotFound) {
       std::uint64_t x[kUnroll];
 #pragma unroll
@@ -124,11 +124,11 @@ __device__ __forceinline__ Index thread_first(const Load& load, std::uint64_t* z
 // Minimum index of a set bit over the grid, then finish(index) in one thread.
 template <bool kZero, class Load, class Finish>
 __global__ void __launch_bounds__(kBlockThreads)
-    find_first_kernel(Load load, Finish finish, std::uint64_t* zero_dst, std::uint64_t n,
+    findFirstKernel(Load load, Finish finish, std::uint64_t* zero_dst, std::uint64_t n,
                       ReduceState* state) {
   using Reduce = cub::BlockReduce<Index, kBlockThreads>;
   __shared__ typename Reduce::TempStorage temp;
-  const Index best = thread_first<kZero>(load, zero_dst, n);
+  const Index best = threadFirst<kZero>(load, zero_dst, n);
   // FRST over several blocks: this thread's zeros reach the device before the last block (which
   // may write the kept bit into one of them) can see this block arrive.
   if (kZero && gridDim.x > 1) __threadfence();
@@ -140,17 +140,17 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   if (threadIdx.x != 0) return;
   if (block_best != kNotFound) atomicMin(&state->min_index, block_best);
-  if (last_block(state)) finish(atomicExch(&state->min_index, kNotFound));
+  if (lastBlock(state)) finish(atomicExch(&state->min_index, kNotFound));
 }
 
 // Number of 1s over the grid, stored for the host.
 __global__ void __launch_bounds__(kBlockThreads)
-    count_kernel(const std::uint64_t* a, std::uint64_t n, ResultTarget result) {
+    countKernel(const std::uint64_t* a, std::uint64_t n, ResultTarget result) {
   using Reduce = cub::BlockReduce<Index, kBlockThreads>;
   __shared__ typename Reduce::TempStorage temp;
   Index ones = 0;
-  const std::uint64_t stride = grid_threads();
-  for (std::uint64_t base = global_thread(); base < n; base += kUnroll * stride) {
+  const std::uint64_t stride = gridThreads();
+  for (std::uint64_t base = globalThread(); base < n; base += kUnroll * stride) {
     std::uint64_t x[kUnroll];
 #pragma unroll
     for (int k = 0; k < kUnroll; ++k) {
@@ -168,52 +168,52 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (threadIdx.x != 0) return;
   ReduceState* state = result.state;
   if (block_ones != 0) atomicAdd(&state->sum, block_ones);
-  if (last_block(state)) publish(result, atomicExch(&state->sum, Index{0}));
+  if (lastBlock(state)) publish(result, atomicExch(&state->sum, Index{0}));
 }
 
-unsigned reduction_grid(const Launch& launch, std::uint64_t n) {
-  return n <= kSingleBlockWords ? 1u : grid_for(launch, n, kUnroll);
+unsigned reductionGrid(const Launch& launch, std::uint64_t n) {
+  return n <= kSingleBlockWords ? 1u : gridFor(launch, n, kUnroll);
 }
 
 template <bool kZero, class Load, class Finish>
-void find_first(const Launch& launch, ReduceState* state, Load load, Finish finish,
+void findFirst(const Launch& launch, ReduceState* state, Load load, Finish finish,
                 std::uint64_t* zero_dst, std::uint64_t n, const char* what) {
   if (n == 0) return;
-  find_first_kernel<kZero><<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(
+  findFirstKernel<kZero><<<reductionGrid(launch, n), kBlockThreads, 0, launch.stream>>>(
       load, finish, zero_dst, n, state);
-  check_launch(what);
+  checkLaunch(what);
 }
 
 }  // namespace
 
-void launch_find_first(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+void launchFindFirst(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                        std::uint64_t n) {
-  find_first<false>(launch, target.state, LoadBits{a}, ReportIndex{target}, nullptr, n,
+  findFirst<false>(launch, target.state, LoadBits{a}, ReportIndex{target}, nullptr, n,
                     "find_first kernel");
 }
 
-void launch_step(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
+void launchStep(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
                  std::uint64_t n) {
-  find_first<false>(launch, target.state, LoadBits{v}, ClearAndReport{v, target}, nullptr, n,
+  findFirst<false>(launch, target.state, LoadBits{v}, ClearAndReport{v, target}, nullptr, n,
                     "step kernel");
 }
 
-void launch_compare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+void launchCompare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                     const std::uint64_t* b, std::uint64_t n) {
-  find_first<false>(launch, target.state, LoadDifference{a, b}, DecideCompare{a, target},
+  findFirst<false>(launch, target.state, LoadDifference{a, b}, DecideCompare{a, target},
                     nullptr, n, "compare kernel");
 }
 
-void launch_first_only(const Launch& launch, ReduceState* state, std::uint64_t* dst,
+void launchFirstOnly(const Launch& launch, ReduceState* state, std::uint64_t* dst,
                        const std::uint64_t* a, std::uint64_t n) {
-  find_first<true>(launch, state, LoadBits{a}, KeepFound{dst}, dst, n, "first_only kernel");
+  findFirst<true>(launch, state, LoadBits{a}, KeepFound{dst}, dst, n, "first_only kernel");
 }
 
-void launch_count(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+void launchCount(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                   std::uint64_t n) {
   if (n == 0) return;
-  count_kernel<<<reduction_grid(launch, n), kBlockThreads, 0, launch.stream>>>(a, n, target);
-  check_launch("count kernel");
+  countKernel<<<reductionGrid(launch, n), kBlockThreads, 0, launch.stream>>>(a, n, target);
+  checkLaunch("count kernel");
 }
 
 }  // namespace star::cuda

@@ -44,22 +44,22 @@ struct ResultTarget {
 
 // Each of these stores its result to host[kValueWord], then target.ticket to host[kTicketWord].
 // result := index of the first 1 of a, or kNotFound.
-void launch_find_first(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+void launchFindFirst(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                        std::uint64_t n);
 // The same, and that bit of v is cleared (STEP), in the same launch.
-void launch_step(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
+void launchStep(const Launch& launch, const ResultTarget& target, std::uint64_t* v,
                  std::uint64_t n);
 // result := number of 1s of a.
-void launch_count(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+void launchCount(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                   std::uint64_t n);
 // result := compare(a, b) as an int64 (-1, 0, 1): bit 0 is the most significant, so the
 // first bit where they differ decides.
-void launch_compare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
+void launchCompare(const Launch& launch, const ResultTarget& target, const std::uint64_t* a,
                     const std::uint64_t* b, std::uint64_t n);
 
 // dst (n elements) := only the first 1 of a (FRST); dst may alias a. One launch; nothing goes to
 // the host.
-void launch_first_only(const Launch& launch, ReduceState* state, std::uint64_t* dst,
+void launchFirstOnly(const Launch& launch, ReduceState* state, std::uint64_t* dst,
                        const std::uint64_t* a, std::uint64_t n);
 
 }  // namespace star::cuda

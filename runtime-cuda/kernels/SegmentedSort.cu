@@ -2,14 +2,14 @@
 // its segment that come before it in the sorted order (a smaller key, or an equal key at a
 // smaller index), and writes it to segment begin + rank: stable, no merging, one pass.
 //
-//  * Segments of <= 32 items (tile_sort_kernel): a block takes a tile of 2048 consecutive items,
+//  * Segments of <= 32 items (tileSortKernel): a block takes a tile of 2048 consecutive items,
 //    finds the segments overlapping it (two 32-way warp searches of the offsets), loads the
 //    tile's keys with 32 on each side into shared memory (a short segment then lies wholly in
 //    it), and each thread ranks its items against their segments there.
-//  * Longer ones are classified into lists first (classify_kernel, warp-aggregated appends), then
-//    33..256 items: one warp per segment (warp_sort_kernel), keys in shared memory, each lane
+//  * Longer ones are classified into lists first (classifyKernel, warp-aggregated appends), then
+//    33..256 items: one warp per segment (warpSortKernel), keys in shared memory, each lane
 //    holding up to 8 items in registers and comparing them with every key of the segment;
-//    257..2048: the same with a block of 256 threads (block_sort_kernel);
+//    257..2048: the same with a block of 256 threads (blockSortKernel);
 //    longer: cub::DeviceSegmentedSort::StableSortPairs on the list of their bounds.
 // The lists' lengths stay on the device: the list kernels are persistent grids that read them.
 #include <cuda_runtime.h>
@@ -67,14 +67,14 @@ struct Ordered<float> {
   }
 };
 
-__device__ __forceinline__ std::uint64_t segment_count(std::uint64_t bound,
+__device__ __forceinline__ std::uint64_t segmentCount(std::uint64_t bound,
                                                        const std::uint32_t* device_count) {
   return device_count == nullptr ? bound : min64(bound, *device_count);
 }
 
 // #{i < n : a[i] <= v} for a nondecreasing a, by a whole warp (every lane gets it): each round
 // probes 32 evenly spaced entries, so about log32(n) rounds of one load per lane.
-__device__ std::uint64_t warp_count_le(const std::uint32_t* a, std::uint64_t n, std::uint64_t v,
+__device__ std::uint64_t warpCountLe(const std::uint32_t* a, std::uint64_t n, std::uint64_t v,
                                        unsigned lane) {
   std::uint64_t lo = 0, hi = n;  // a[i] <= v for i < lo, a[i] > v for i >= hi
   while (lo < hi) {
@@ -97,7 +97,7 @@ __device__ std::uint64_t warp_count_le(const std::uint32_t* a, std::uint64_t n, 
 // kernels. Grid-stride over tiles of kTileItems items.
 template <class Key, class Value>
 __global__ void __launch_bounds__(kTileThreads)
-    tile_sort_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
+    tileSortKernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                      const Value* __restrict__ values_in, Value* __restrict__ values_out,
                      std::uint64_t num_items, std::uint64_t segment_bound,
                      const std::uint32_t* __restrict__ offsets,
@@ -108,17 +108,17 @@ __global__ void __launch_bounds__(kTileThreads)
   __shared__ std::uint8_t length[kTileItems];  // and length, or 0: not a short segment
   __shared__ std::uint64_t range[2];           // the segments overlapping the tile
 
-  const std::uint64_t segments = segment_count(segment_bound, device_segments);
+  const std::uint64_t segments = segmentCount(segment_bound, device_segments);
   const unsigned lane = threadIdx.x % kWarp;
   const unsigned warp = threadIdx.x / kWarp;
   for (std::uint64_t t0 = std::uint64_t{blockIdx.x} * kTileItems; t0 < num_items;
        t0 += std::uint64_t{gridDim.x} * kTileItems) {
     const std::uint64_t t1 = min64(t0 + kTileItems, num_items);
     if (warp == 0) {  // the last segment starting at or before t0
-      const std::uint64_t c = warp_count_le(offsets, segments + 1, t0, lane);
+      const std::uint64_t c = warpCountLe(offsets, segments + 1, t0, lane);
       if (lane == 0) range[0] = c == 0 ? 0 : c - 1;
     } else if (warp == 1) {  // past the last segment starting before t1
-      const std::uint64_t c = warp_count_le(offsets, segments + 1, t1 - 1, lane);
+      const std::uint64_t c = warpCountLe(offsets, segments + 1, t1 - 1, lane);
       if (lane == 0) range[1] = min64(c, segments);
     }
     for (unsigned i = threadIdx.x; i < kTileItems; i += kTileThreads) length[i] = 0;
@@ -188,7 +188,7 @@ __global__ void __launch_bounds__(kTileThreads)
 }
 
 template <unsigned Threads>
-__device__ __forceinline__ void group_sync() {
+__device__ __forceinline__ void groupSync() {
   if constexpr (Threads == kWarp) {
     __syncwarp();
   } else {
@@ -200,7 +200,7 @@ __device__ __forceinline__ void group_sync() {
 // tid, tid + Threads, ... (PerThread of them, loads issued together), puts their keys in shared
 // memory (sh), ranks them against all n keys there and writes each to b + its rank.
 template <unsigned Threads, unsigned PerThread, class Key, class Value, class O>
-__device__ __forceinline__ void rank_and_write(O* sh, unsigned n, unsigned tid, std::uint64_t b,
+__device__ __forceinline__ void rankAndWrite(O* sh, unsigned n, unsigned tid, std::uint64_t b,
                                                const Key* keys_in, Key* keys_out,
                                                const Value* values_in, Value* values_out) {
   O k[PerThread];
@@ -220,7 +220,7 @@ __device__ __forceinline__ void rank_and_write(O* sh, unsigned n, unsigned tid, 
     k[p] = Ordered<Key>::in(raw[p]);
     if (j < n) sh[j] = k[p];
   }
-  group_sync<Threads>();
+  groupSync<Threads>();
   for (unsigned u = 0; u < n; ++u) {
     const O ku = sh[u];
     STAR_SORT_UNROLL
@@ -235,55 +235,55 @@ __device__ __forceinline__ void rank_and_write(O* sh, unsigned n, unsigned tid, 
       values_out[b + rank[p]] = v[p];
     }
   }
-  group_sync<Threads>();  // before the next segment overwrites sh
+  groupSync<Threads>();  // before the next segment overwrites sh
 }
 
-// rank_and_write with as few items per thread as n needs (n <= Threads * kMaxPerThread).
+// rankAndWrite with as few items per thread as n needs (n <= Threads * kMaxPerThread).
 template <unsigned Threads, class Key, class Value, class O>
-__device__ __forceinline__ void rank_segment(O* sh, unsigned n, unsigned tid, std::uint64_t b,
+__device__ __forceinline__ void rankSegment(O* sh, unsigned n, unsigned tid, std::uint64_t b,
                                              const Key* keys_in, Key* keys_out,
                                              const Value* values_in, Value* values_out) {
   switch ((n + Threads - 1) / Threads) {
     case 1:
-      rank_and_write<Threads, 1>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 1>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     case 2:
-      rank_and_write<Threads, 2>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 2>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     case 3:
-      rank_and_write<Threads, 3>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 3>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     case 4:
-      rank_and_write<Threads, 4>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 4>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     case 5:
-      rank_and_write<Threads, 5>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 5>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     case 6:
-      rank_and_write<Threads, 6>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 6>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     case 7:
-      rank_and_write<Threads, 7>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 7>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
     default:
-      rank_and_write<Threads, 8>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
+      rankAndWrite<Threads, 8>(sh, n, tid, b, keys_in, keys_out, values_in, values_out);
       break;
   }
 }
 
 // Appends the segments of more than kTileSegmentMax items to the list of their class; a warp
 // takes 32 consecutive segments and reserves its places with one atomic per class.
-__global__ void classify_kernel(const std::uint32_t* __restrict__ offsets,
+__global__ void classifyKernel(const std::uint32_t* __restrict__ offsets,
                                 std::uint64_t segment_bound, const std::uint32_t* device_segments,
-                                std::uint32_t* __restrict__ warp_list,
-                                std::uint32_t* __restrict__ block_list,
+                                std::uint32_t* __restrict__ warpList,
+                                std::uint32_t* __restrict__ blockList,
                                 std::uint32_t* __restrict__ large_begin,
                                 std::uint32_t* __restrict__ large_end,
                                 unsigned long long* __restrict__ counters) {
-  const std::uint64_t segments = segment_count(segment_bound, device_segments);
+  const std::uint64_t segments = segmentCount(segment_bound, device_segments);
   const unsigned lane = threadIdx.x % kWarp;
-  const std::uint64_t warps = grid_threads() / kWarp;
-  for (std::uint64_t base = global_thread() / kWarp * kWarp; base < segments;
+  const std::uint64_t warps = gridThreads() / kWarp;
+  for (std::uint64_t base = globalThread() / kWarp * kWarp; base < segments;
        base += warps * kWarp) {
     const std::uint64_t s = base + lane;
     const std::uint64_t n = s < segments ? offsets[s + 1] - offsets[s] : 0;
@@ -301,10 +301,10 @@ __global__ void classify_kernel(const std::uint32_t* __restrict__ offsets,
       at = __shfl_sync(kFullMask, at, __ffs(members) - 1);
       if (cls != c) continue;
       const std::uint64_t slot = at + __popc(members & ((1u << lane) - 1));
-      if (c == kWarpCount && warp_list != nullptr) {
-        warp_list[slot] = static_cast<std::uint32_t>(s);
-      } else if (c == kBlockCount && block_list != nullptr) {
-        block_list[slot] = static_cast<std::uint32_t>(s);
+      if (c == kWarpCount && warpList != nullptr) {
+        warpList[slot] = static_cast<std::uint32_t>(s);
+      } else if (c == kBlockCount && blockList != nullptr) {
+        blockList[slot] = static_cast<std::uint32_t>(s);
       } else if (c == kLargeCount && large_begin != nullptr) {
         large_begin[slot] = offsets[s];
         large_end[slot] = offsets[s + 1];
@@ -316,7 +316,7 @@ __global__ void classify_kernel(const std::uint32_t* __restrict__ offsets,
 // One warp per listed segment (kTileSegmentMax < n <= kWarpSegmentMax); persistent.
 template <class Key, class Value>
 __global__ void __launch_bounds__(kGroupThreads)
-    warp_sort_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
+    warpSortKernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                      const Value* __restrict__ values_in, Value* __restrict__ values_out,
                      const std::uint32_t* __restrict__ offsets,
                      const std::uint32_t* __restrict__ list,
@@ -331,14 +331,14 @@ __global__ void __launch_bounds__(kGroupThreads)
     const std::uint32_t s = list[i];
     const std::uint64_t b = offsets[s];
     const unsigned n = static_cast<unsigned>(offsets[s + 1] - b);
-    rank_segment<kWarp>(keys[warp], n, lane, b, keys_in, keys_out, values_in, values_out);
+    rankSegment<kWarp>(keys[warp], n, lane, b, keys_in, keys_out, values_in, values_out);
   }
 }
 
 // One block per listed segment (kWarpSegmentMax < n <= kBlockSegmentMax); persistent.
 template <class Key, class Value>
 __global__ void __launch_bounds__(kGroupThreads)
-    block_sort_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
+    blockSortKernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                       const Value* __restrict__ values_in, Value* __restrict__ values_out,
                       const std::uint32_t* __restrict__ offsets,
                       const std::uint32_t* __restrict__ list,
@@ -350,11 +350,11 @@ __global__ void __launch_bounds__(kGroupThreads)
     const std::uint32_t s = list[i];
     const std::uint64_t b = offsets[s];
     const unsigned n = static_cast<unsigned>(offsets[s + 1] - b);
-    rank_segment<kGroupThreads>(keys, n, threadIdx.x, b, keys_in, keys_out, values_in, values_out);
+    rankSegment<kGroupThreads>(keys, n, threadIdx.x, b, keys_in, keys_out, values_in, values_out);
   }
 }
 
-unsigned capped_grid(const Launch& launch, std::uint64_t blocks) {
+unsigned cappedGrid(const Launch& launch, std::uint64_t blocks) {
   return static_cast<unsigned>(
       std::clamp<std::uint64_t>(blocks, 1, std::max(launch.max_blocks, 1u)));
 }
@@ -362,19 +362,19 @@ unsigned capped_grid(const Launch& launch, std::uint64_t blocks) {
 }  // namespace
 
 template <class Key, class Value>
-void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
+void segmentedSortPairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
                           const Value* values_in, Value* values_out, std::uint64_t num_items,
                           std::uint64_t num_segments, const std::uint32_t* offsets,
-                          const std::uint32_t* device_num_segments, std::uint64_t max_segment) {
+                          const std::uint32_t* deviceNumSegments, std::uint64_t max_segment) {
   if (num_items == 0 || num_segments == 0) return;
   const Launch& launch = ctx.launch();
   const cudaStream_t stream = ctx.stream();
 
-  tile_sort_kernel<Key, Value>
-      <<<capped_grid(launch, (num_items + kTileItems - 1) / kTileItems), kTileThreads, 0, stream>>>(
+  tileSortKernel<Key, Value>
+      <<<cappedGrid(launch, (num_items + kTileItems - 1) / kTileItems), kTileThreads, 0, stream>>>(
           keys_in, keys_out, values_in, values_out, num_items, num_segments, offsets,
-          device_num_segments);
-  check_launch("tile_sort_kernel");
+          deviceNumSegments);
+  checkLaunch("tile_sort_kernel");
   const std::uint64_t longest = std::min(max_segment, num_items);
   if (longest <= kTileSegmentMax) return;
 
@@ -386,8 +386,8 @@ void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
   const std::uint64_t block_bound = bound(kWarpSegmentMax);
   const std::uint64_t large_bound = bound(kBlockSegmentMax);
   SortScratch counters(ctx, kCounters * sizeof(unsigned long long));
-  SortScratch warp_list(ctx, warp_bound * sizeof(std::uint32_t));
-  SortScratch block_list(ctx, block_bound * sizeof(std::uint32_t));
+  SortScratch warpList(ctx, warp_bound * sizeof(std::uint32_t));
+  SortScratch blockList(ctx, block_bound * sizeof(std::uint32_t));
   SortScratch large(ctx, 2 * large_bound * sizeof(std::uint32_t));
   auto* count = counters.as<unsigned long long>();
   check(cudaMemsetAsync(count, 0, counters.bytes(), stream), "segmented sort counters");
@@ -396,21 +396,21 @@ void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
   std::uint32_t* large_begin = large.as<std::uint32_t>();
   std::uint32_t* large_end = large_begin == nullptr ? nullptr : large_begin + large_bound;
 
-  classify_kernel<<<capped_grid(launch, (num_segments + kBlockThreads - 1) / kBlockThreads),
+  classifyKernel<<<cappedGrid(launch, (num_segments + kBlockThreads - 1) / kBlockThreads),
                     kBlockThreads, 0, stream>>>(
-      offsets, num_segments, device_num_segments, warp_list.as<std::uint32_t>(),
-      block_list.as<std::uint32_t>(), large_begin, large_end, count);
-  check_launch("classify_kernel");
-  warp_sort_kernel<Key, Value>
-      <<<capped_grid(launch, (warp_bound + kGroupWarps - 1) / kGroupWarps), kGroupThreads, 0,
-         stream>>>(keys_in, keys_out, values_in, values_out, offsets, warp_list.as<std::uint32_t>(),
+      offsets, num_segments, deviceNumSegments, warpList.as<std::uint32_t>(),
+      blockList.as<std::uint32_t>(), large_begin, large_end, count);
+  checkLaunch("classify_kernel");
+  warpSortKernel<Key, Value>
+      <<<cappedGrid(launch, (warp_bound + kGroupWarps - 1) / kGroupWarps), kGroupThreads, 0,
+         stream>>>(keys_in, keys_out, values_in, values_out, offsets, warpList.as<std::uint32_t>(),
                    count + kWarpCount);
-  check_launch("warp_sort_kernel");
+  checkLaunch("warp_sort_kernel");
   if (block_bound > 0) {
-    block_sort_kernel<Key, Value><<<capped_grid(launch, block_bound), kGroupThreads, 0, stream>>>(
-        keys_in, keys_out, values_in, values_out, offsets, block_list.as<std::uint32_t>(),
+    blockSortKernel<Key, Value><<<cappedGrid(launch, block_bound), kGroupThreads, 0, stream>>>(
+        keys_in, keys_out, values_in, values_out, offsets, blockList.as<std::uint32_t>(),
         count + kBlockCount);
-    check_launch("block_sort_kernel");
+    checkLaunch("block_sort_kernel");
   }
   if (large_bound == 0) return;
 
@@ -418,7 +418,7 @@ void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
   if (large_bound > kCubNoSyncSegments) {
     // So many possible segments that CUB would wait for the device to partition them: wait here
     // instead, for their number, and skip CUB when there are none.
-    large_segments = ctx.read_word(reinterpret_cast<const std::uint64_t*>(count + kLargeCount));
+    large_segments = ctx.readWord(reinterpret_cast<const std::uint64_t*>(count + kLargeCount));
     if (large_segments == 0) return;
   }
   std::size_t temp_bytes = 0;
@@ -438,7 +438,7 @@ void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
 }
 
 #define STAR_SEGMENTED_SORT(Key, Value)                                                     \
-  template void segmented_sort_pairs<Key, Value>(                                           \
+  template void segmentedSortPairs<Key, Value>(                                           \
       DeviceContext&, const Key*, Key*, const Value*, Value*, std::uint64_t, std::uint64_t, \
       const std::uint32_t*, const std::uint32_t*, std::uint64_t);
 STAR_SEGMENTED_SORT(std::uint32_t, std::uint32_t)

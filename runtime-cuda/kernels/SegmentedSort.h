@@ -24,18 +24,18 @@ inline constexpr std::uint64_t kBlockSegmentMax = 2048;
 // for bit.
 // Positions outside every segment are neither read nor written in the outputs; outputs must not
 // overlap inputs. All arrays are device memory. offsets: nondecreasing, offsets[last] <=
-// num_items < 2^32. The number of segments is num_segments, or *device_num_segments (<=
+// num_items < 2^32. The number of segments is num_segments, or *deviceNumSegments (<=
 // num_segments) when that is given: then num_segments is only a bound, known on the host, and
-// offsets needs *device_num_segments + 1 entries. max_segment: a bound on every segment's length
+// offsets needs *deviceNumSegments + 1 entries. max_segment: a bound on every segment's length
 // known on the host (num_items when nothing better is known); classes of longer segments are then
 // skipped (a wrong bound leaves the longer segments unsorted). Empty segments cost time.
 // Queued on ctx.stream(). It waits for the device only when segments longer than
 // kBlockSegmentMax may exist and so many that CUB would wait anyway: it then reads their number.
 // Instantiated for Key in {uint32_t, uint64_t, float}, Value in {uint32_t, uint64_t}.
 template <class Key, class Value>
-void segmented_sort_pairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
+void segmentedSortPairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
                           const Value* values_in, Value* values_out, std::uint64_t num_items,
                           std::uint64_t num_segments, const std::uint32_t* offsets,
-                          const std::uint32_t* device_num_segments, std::uint64_t max_segment);
+                          const std::uint32_t* deviceNumSegments, std::uint64_t max_segment);
 
 }  // namespace star::cuda

@@ -27,7 +27,7 @@ struct KeyOrder {
   bool descending;
 };
 
-STAR_HD KeyOrder make_key_order(std::uint64_t len, KeyKind kind, bool descending) {
+STAR_HD KeyOrder makeKeyOrder(std::uint64_t len, KeyKind kind, bool descending) {
   const std::uint64_t mask = len >= 64 ? kAllOnes : (std::uint64_t{1} << len) - 1;
   return KeyOrder{mask, std::uint64_t{1} << (len - 1), kind, descending};
 }
@@ -36,7 +36,7 @@ STAR_HD KeyOrder make_key_order(std::uint64_t len, KeyKind kind, bool descending
 // a negative number and flips the sign bit of a positive one (IEEE totalOrder: -NaN < -inf < -0 <
 // +0 < +inf < +NaN); descending then inverts the field. Equal fields stay equal, so a stable sort
 // of these numbers is the stable sort the contract asks for.
-STAR_HD std::uint64_t to_order(std::uint64_t field, const KeyOrder& o) {
+STAR_HD std::uint64_t toOrder(std::uint64_t field, const KeyOrder& o) {
   if (o.kind == KeyKind::Signed) {
     field ^= o.sign;
   } else if (o.kind == KeyKind::Float) {
@@ -45,8 +45,8 @@ STAR_HD std::uint64_t to_order(std::uint64_t field, const KeyOrder& o) {
   return o.descending ? ~field & o.mask : field;
 }
 
-// The inverse of to_order.
-STAR_HD std::uint64_t from_order(std::uint64_t key, const KeyOrder& o) {
+// The inverse of toOrder.
+STAR_HD std::uint64_t fromOrder(std::uint64_t key, const KeyOrder& o) {
   if (o.descending) key = ~key & o.mask;
   if (o.kind == KeyKind::Signed) {
     key ^= o.sign;
@@ -64,13 +64,13 @@ STAR_HD std::uint32_t reverse32(std::uint32_t x) {
 #if defined(__CUDA_ARCH__)
   return __brev(x);
 #else
-  return static_cast<std::uint32_t>(reverse_bits(x) >> 32);
+  return static_cast<std::uint32_t>(reverseBits(x) >> 32);
 #endif
 }
 
 // One stage of transpose32: swaps the J x J blocks above and below the diagonal.
 template <int J>
-STAR_HD void transpose32_stage(std::uint32_t (&a)[32], std::uint32_t m) {
+STAR_HD void transpose32Stage(std::uint32_t (&a)[32], std::uint32_t m) {
   STAR_SORT_UNROLL
   for (int b = 0; b < 32; b += 2 * J) {
     STAR_SORT_UNROLL
@@ -85,32 +85,32 @@ STAR_HD void transpose32_stage(std::uint32_t (&a)[32], std::uint32_t m) {
 // a[i] bit j := a[j] bit i, for i, j < 32 (Hacker's Delight 7-3: halves, quarters, ...). With
 // a[c] = 32 rows of column c it gives a[r] = 32 columns of row r, and back.
 STAR_HD void transpose32(std::uint32_t (&a)[32]) {
-  transpose32_stage<16>(a, 0x0000FFFFu);
-  transpose32_stage<8>(a, 0x00FF00FFu);
-  transpose32_stage<4>(a, 0x0F0F0F0Fu);
-  transpose32_stage<2>(a, 0x33333333u);
-  transpose32_stage<1>(a, 0x55555555u);
+  transpose32Stage<16>(a, 0x0000FFFFu);
+  transpose32Stage<8>(a, 0x00FF00FFu);
+  transpose32Stage<4>(a, 0x0F0F0F0Fu);
+  transpose32Stage<2>(a, 0x33333333u);
+  transpose32Stage<1>(a, 0x55555555u);
 }
 
 // The sort sees a table's columns in "logical" order: the key field's len columns first (column
 // first + c is logical c), then the other columns in their order. Logical column c is physical
-// column physical_column(c).
-STAR_HD std::uint64_t physical_column(std::uint64_t c, std::uint64_t first, std::uint64_t len) {
+// column physicalColumn(c).
+STAR_HD std::uint64_t physicalColumn(std::uint64_t c, std::uint64_t first, std::uint64_t len) {
   if (c < len) return first + c;
   return c - len < first ? c - len : c;
 }
 
 // A row's key field from its logical key columns: w holds logical columns 0..31 (bit j = column
 // first + j), w_hi columns 32..63. Column first is the field's most significant bit.
-STAR_HD std::uint64_t key_from_tiles(std::uint32_t w, std::uint32_t w_hi, std::uint64_t len) {
+STAR_HD std::uint64_t keyFromTiles(std::uint32_t w, std::uint32_t w_hi, std::uint64_t len) {
   if (len <= 32) return reverse32(w) >> (32 - len);
-  return reverse_bits(w | (std::uint64_t{w_hi} << 32)) >> (64 - len);
+  return reverseBits(w | (std::uint64_t{w_hi} << 32)) >> (64 - len);
 }
 
 // The inverse: the logical key columns of a field (bits 0..31 = columns 0..31, 32..63 the rest).
-STAR_HD std::uint64_t tiles_from_key(std::uint64_t field, std::uint64_t len) {
+STAR_HD std::uint64_t tilesFromKey(std::uint64_t field, std::uint64_t len) {
   if (len <= 32) return reverse32(static_cast<std::uint32_t>(field) << (32 - len));
-  return reverse_bits(field << (64 - len));
+  return reverseBits(field << (64 - len));
 }
 
 }  // namespace star::cuda

@@ -1,4 +1,4 @@
-// Tests of CpuBackend::transitive_closure (the native WARSHALL) against a closure by graph
+// Tests of CpuBackend::transitiveClosure (the native WARSHALL) against a closure by graph
 // search, on random digraphs with fixed seeds: every n mod 64 class near the word boundaries,
 // densities from none to nearly complete, and the special shapes (cycles, paths, empty, not
 // square).
@@ -20,30 +20,30 @@ using naive::Bits;
 
 class CpuClosureTest : public ::testing::Test {
  protected:
-  Handle make_table(const naive::Table& t) {
-    const Handle h = be->create_table();
-    naive::upload_table(*be, h, t);
+  Handle makeTable(const naive::Table& t) {
+    const Handle h = be->createTable();
+    naive::uploadTable(*be, h, t);
     return h;
   }
   std::size_t below(std::size_t n) {  // uniform in [0, n]
     return std::uniform_int_distribution<std::size_t>(0, n)(rng);
   }
   // Checks shape, contents and that the unused high bits of every column are 0.
-  void expect_table(Handle h, const naive::Table& want) {
+  void expectTable(Handle h, const naive::Table& want) {
     EXPECT_EQ(be->rows(h), want.rows);
     EXPECT_EQ(be->cols(h), want.cols);
     std::vector<std::uint64_t> w;
-    be->read_table(h, w);
-    ASSERT_EQ(w.size(), want.cols * words_for_bits(want.rows));
-    const std::size_t wpc = words_for_bits(want.rows);
+    be->readTable(h, w);
+    ASSERT_EQ(w.size(), want.cols * wordsForBits(want.rows));
+    const std::size_t wpc = wordsForBits(want.rows);
     for (std::size_t j = 0; j < want.cols; ++j) {
       const std::vector<std::uint64_t> col(w.begin() + j * wpc, w.begin() + (j + 1) * wpc);
-      ASSERT_TRUE(naive::tail_clear(col, want.rows)) << "column " << j;
+      ASSERT_TRUE(naive::tailClear(col, want.rows)) << "column " << j;
     }
-    EXPECT_TRUE(naive::unpack_table(w.data(), want.rows, want.cols) == want);
+    EXPECT_TRUE(naive::unpackTable(w.data(), want.rows, want.cols) == want);
   }
 
-  std::unique_ptr<Backend> be = make_cpu_backend();
+  std::unique_ptr<Backend> be = makeCpuBackend();
   std::mt19937_64 rng{20240917};
 };
 
@@ -76,9 +76,9 @@ naive::Table reachability(const naive::Table& p) {
   return r;
 }
 
-naive::Table random_digraph(std::mt19937_64& rng, std::size_t n, double density) {
+naive::Table randomDigraph(std::mt19937_64& rng, std::size_t n, double density) {
   naive::Table t{n, n, {}};
-  for (std::size_t j = 0; j < n; ++j) t.columns.push_back(naive::random_bits(rng, n, density));
+  for (std::size_t j = 0; j < n; ++j) t.columns.push_back(naive::randomBits(rng, n, density));
   return t;
 }
 
@@ -92,10 +92,10 @@ TEST_F(CpuClosureTest, TransitiveClosureMatchesGraphSearch) {
     const std::size_t n = c < 105 ? kSizes[c % std::size(kSizes)] : 1 + below(199);
     const double density = kArcDensities[(c / 3 + c) % std::size(kArcDensities)];
     SCOPED_TRACE(::testing::Message() << "case " << c << ": n " << n << ", density " << density);
-    const naive::Table p = random_digraph(rng, n, density);
-    const Handle h = make_table(p);
-    ASSERT_TRUE(be->transitive_closure(h));
-    expect_table(h, reachability(p));
+    const naive::Table p = randomDigraph(rng, n, density);
+    const Handle h = makeTable(p);
+    ASSERT_TRUE(be->transitiveClosure(h));
+    expectTable(h, reachability(p));
     be->destroy(h);
   }
 }
@@ -105,9 +105,9 @@ TEST_F(CpuClosureTest, TransitiveClosureSpecialCases) {
   for (std::size_t n : {1u, 64u, 65u, 130u}) {
     naive::Table p{n, n, std::vector<Bits>(n, Bits(n))};
     for (std::size_t i = 0; i < n; ++i) p.columns[(i + 1) % n][i] = true;
-    const Handle h = make_table(p);
-    ASSERT_TRUE(be->transitive_closure(h));
-    expect_table(h, naive::Table{n, n, std::vector<Bits>(n, Bits(n, true))});
+    const Handle h = makeTable(p);
+    ASSERT_TRUE(be->transitiveClosure(h));
+    expectTable(h, naive::Table{n, n, std::vector<Bits>(n, Bits(n, true))});
     be->destroy(h);
   }
   // A path 0 -> 1 -> ... -> n-1: P*(i, j) = 1 iff i < j.
@@ -116,19 +116,19 @@ TEST_F(CpuClosureTest, TransitiveClosureSpecialCases) {
     for (std::size_t i = 0; i + 1 < n; ++i) p.columns[i + 1][i] = true;
     for (std::size_t j = 0; j < n; ++j)
       for (std::size_t i = 0; i < j; ++i) want.columns[j][i] = true;
-    const Handle h = make_table(p);
-    ASSERT_TRUE(be->transitive_closure(h));
-    expect_table(h, want);
+    const Handle h = makeTable(p);
+    ASSERT_TRUE(be->transitiveClosure(h));
+    expectTable(h, want);
     be->destroy(h);
   }
   // Empty, and not square (refused, the table untouched).
-  const Handle e = make_table(naive::Table{});
-  EXPECT_TRUE(be->transitive_closure(e));
-  expect_table(e, naive::Table{});
-  const naive::Table r = naive::random_table(rng, 65, 64);
-  const Handle h = make_table(r);
-  EXPECT_FALSE(be->transitive_closure(h));
-  expect_table(h, r);
+  const Handle e = makeTable(naive::Table{});
+  EXPECT_TRUE(be->transitiveClosure(e));
+  expectTable(e, naive::Table{});
+  const naive::Table r = naive::randomTable(rng, 65, 64);
+  const Handle h = makeTable(r);
+  EXPECT_FALSE(be->transitiveClosure(h));
+  expectTable(h, r);
 }
 
 }  // namespace

@@ -27,44 +27,44 @@ constexpr std::pair<std::size_t, std::size_t> kShapes[] = {
 class CpuBackendTest : public ::testing::Test {
  protected:
   Handle make(const Bits& b) {
-    const Handle h = be->create_bits();
+    const Handle h = be->createBits();
     naive::upload(*be, h, b);
     return h;
   }
-  Handle make_table(const naive::Table& t) {
-    const Handle h = be->create_table();
-    naive::upload_table(*be, h, t);
+  Handle makeTable(const naive::Table& t) {
+    const Handle h = be->createTable();
+    naive::uploadTable(*be, h, t);
     return h;
   }
-  Bits random(std::size_t n, double density = 0.5) { return naive::random_bits(rng, n, density); }
+  Bits random(std::size_t n, double density = 0.5) { return naive::randomBits(rng, n, density); }
   std::size_t below(std::size_t n) {  // uniform in [0, n]
     return std::uniform_int_distribution<std::size_t>(0, n)(rng);
   }
 
   // Checks contents, length and that the unused high bits of the last element are 0.
-  void expect_bits(Handle h, const Bits& want) {
+  void expectBits(Handle h, const Bits& want) {
     std::vector<std::uint64_t> w;
-    be->read_bits(h, w);
+    be->readBits(h, w);
     EXPECT_EQ(be->length(h), want.size());
-    ASSERT_TRUE(naive::tail_clear(w, want.size())) << "wrong size or unused high bits set";
+    ASSERT_TRUE(naive::tailClear(w, want.size())) << "wrong size or unused high bits set";
     EXPECT_EQ(naive::unpack(w.data(), want.size()), want);
   }
 
-  void expect_table(Handle h, const naive::Table& want) {
+  void expectTable(Handle h, const naive::Table& want) {
     EXPECT_EQ(be->rows(h), want.rows);
     EXPECT_EQ(be->cols(h), want.cols);
     std::vector<std::uint64_t> w;
-    be->read_table(h, w);
-    ASSERT_EQ(w.size(), want.cols * words_for_bits(want.rows));
+    be->readTable(h, w);
+    ASSERT_EQ(w.size(), want.cols * wordsForBits(want.rows));
     for (std::size_t j = 0; j < want.cols; ++j) {
-      const std::size_t wpc = words_for_bits(want.rows);
+      const std::size_t wpc = wordsForBits(want.rows);
       const std::vector<std::uint64_t> col(w.begin() + j * wpc, w.begin() + (j + 1) * wpc);
-      EXPECT_TRUE(naive::tail_clear(col, want.rows)) << "column " << j;
+      EXPECT_TRUE(naive::tailClear(col, want.rows)) << "column " << j;
     }
-    EXPECT_EQ(naive::download_table(*be, h), want);
+    EXPECT_EQ(naive::downloadTable(*be, h), want);
   }
 
-  std::unique_ptr<Backend> be = make_cpu_backend();
+  std::unique_ptr<Backend> be = makeCpuBackend();
   std::mt19937_64 rng{20240601};
 };
 
@@ -74,34 +74,34 @@ TEST_F(CpuBackendTest, NameAndDevice) {
 }
 
 TEST_F(CpuBackendTest, CreatedEmpty) {
-  const Handle v = be->create_bits();
-  const Handle t = be->create_table();
+  const Handle v = be->createBits();
+  const Handle t = be->createTable();
   EXPECT_NE(v, kNoHandle);
   EXPECT_NE(t, kNoHandle);
   EXPECT_NE(v, t);
   EXPECT_EQ(be->length(v), 0u);
   EXPECT_EQ(be->rows(t), 0u);
   EXPECT_EQ(be->cols(t), 0u);
-  expect_bits(v, {});
+  expectBits(v, {});
 }
 
 TEST_F(CpuBackendTest, HandlesReusedAfterDestroy) {
-  const Handle a = be->create_bits();
-  const Handle b = be->create_table();
-  const Handle c = be->create_bits();
-  be->resize_table(b, 100, 10);
+  const Handle a = be->createBits();
+  const Handle b = be->createTable();
+  const Handle c = be->createBits();
+  be->resizeTable(b, 100, 10);
   be->destroy(b);
-  const Handle d = be->create_bits();  // a table's handle comes back as a bit vector
+  const Handle d = be->createBits();  // a table's handle comes back as a bit vector
   EXPECT_EQ(d, b);
   EXPECT_EQ(be->length(d), 0u);
   be->destroy(a);
   be->destroy(c);
-  const Handle e = be->create_table();
-  const Handle f = be->create_table();
+  const Handle e = be->createTable();
+  const Handle f = be->createTable();
   EXPECT_TRUE((e == a && f == c) || (e == c && f == a));
   EXPECT_EQ(be->rows(e), 0u);
   EXPECT_EQ(be->cols(e), 0u);
-  EXPECT_NE(be->create_bits(), kNoHandle);
+  EXPECT_NE(be->createBits(), kNoHandle);
 }
 
 TEST_F(CpuBackendTest, ResizeBitsZeroFills) {
@@ -110,19 +110,19 @@ TEST_F(CpuBackendTest, ResizeBitsZeroFills) {
     const Handle v = make(random(n, 1.0));
     for (std::size_t m : {n, n / 2, n + 70, std::size_t{0}}) {
       be->fill(v, true);
-      be->resize_bits(v, m);
-      expect_bits(v, Bits(m));
+      be->resizeBits(v, m);
+      expectBits(v, Bits(m));
     }
   }
 }
 
 TEST_F(CpuBackendTest, ResizeTableZeroFills) {
-  const Handle t = be->create_table();
+  const Handle t = be->createTable();
   for (auto [r, c] : kShapes) {
     SCOPED_TRACE(::testing::Message() << r << "x" << c);
-    naive::upload_table(*be, t, naive::random_table(rng, r, c));
-    be->resize_table(t, r, c);
-    expect_table(t, naive::Table{r, c, std::vector<Bits>(c, Bits(r))});
+    naive::uploadTable(*be, t, naive::randomTable(rng, r, c));
+    be->resizeTable(t, r, c);
+    expectTable(t, naive::Table{r, c, std::vector<Bits>(c, Bits(r))});
   }
 }
 
@@ -130,23 +130,23 @@ TEST_F(CpuBackendTest, WriteReadBitsRoundTrip) {
   for (std::size_t n : kLengths) {
     SCOPED_TRACE(n);
     const Bits b = random(n);
-    expect_bits(make(b), b);
+    expectBits(make(b), b);
     // Stray bits above the length in the input do not leak into storage.
     std::vector<std::uint64_t> w = naive::pack(b);
     if (n % 64 != 0) w.back() |= ~std::uint64_t{0} << (n % 64);
-    const Handle h = be->create_bits();
-    be->write_bits(h, n, w.data());
-    expect_bits(h, b);
+    const Handle h = be->createBits();
+    be->writeBits(h, n, w.data());
+    expectBits(h, b);
   }
 }
 
 TEST_F(CpuBackendTest, WriteReadTableRoundTrip) {
-  const Handle t = be->create_table();
+  const Handle t = be->createTable();
   for (auto [r, c] : kShapes) {
     SCOPED_TRACE(::testing::Message() << r << "x" << c);
-    const naive::Table want = naive::random_table(rng, r, c);
-    naive::upload_table(*be, t, want);
-    expect_table(t, want);
+    const naive::Table want = naive::randomTable(rng, r, c);
+    naive::uploadTable(*be, t, want);
+    expectTable(t, want);
   }
 }
 
@@ -155,10 +155,10 @@ TEST_F(CpuBackendTest, Fill) {
     SCOPED_TRACE(n);
     const Handle v = make(random(n));
     be->fill(v, true);
-    expect_bits(v, Bits(n, true));
+    expectBits(v, Bits(n, true));
     EXPECT_EQ(be->count(v), n);
     be->fill(v, false);
-    expect_bits(v, Bits(n, false));
+    expectBits(v, Bits(n, false));
   }
 }
 
@@ -169,12 +169,12 @@ TEST_F(CpuBackendTest, CopyBits) {
     const Handle src = make(a);
     const Handle longer = make(random(n + 100, 1.0));
     const Handle shorter = make(random(n / 3, 1.0));
-    be->copy_bits(longer, src);
-    expect_bits(longer, a);
-    be->copy_bits(shorter, src);
-    expect_bits(shorter, a);
-    be->copy_bits(src, src);
-    expect_bits(src, a);
+    be->copyBits(longer, src);
+    expectBits(longer, a);
+    be->copyBits(shorter, src);
+    expectBits(shorter, a);
+    be->copyBits(src, src);
+    expectBits(src, a);
   }
 }
 
@@ -187,15 +187,15 @@ TEST_F(CpuBackendTest, Bitwise) {
         const Bits want = naive::bitwise(op, a, b);
         const Handle ha = make(a), hb = make(b), hd = make(random(7));
         be->bitwise(op, hd, ha, hb);
-        expect_bits(hd, want);
+        expectBits(hd, want);
         be->bitwise(op, ha, ha, hb);  // dst == a
-        expect_bits(ha, want);
+        expectBits(ha, want);
         naive::upload(*be, ha, a);
         be->bitwise(op, hb, ha, hb);  // dst == b
-        expect_bits(hb, want);
+        expectBits(hb, want);
         naive::upload(*be, hb, b);
         be->bitwise(op, hb, hb, hb);  // dst == a == b
-        expect_bits(hb, naive::bitwise(op, b, b));
+        expectBits(hb, naive::bitwise(op, b, b));
       }
     }
   }
@@ -206,11 +206,11 @@ TEST_F(CpuBackendTest, BitNot) {
     for (double density : kDensities) {
       SCOPED_TRACE(::testing::Message() << n << " " << density);
       const Bits a = random(n, density);
-      const Handle ha = make(a), hd = be->create_bits();
-      be->bit_not(hd, ha);
-      expect_bits(hd, naive::bit_not(a));
-      be->bit_not(ha, ha);
-      expect_bits(ha, naive::bit_not(a));
+      const Handle ha = make(a), hd = be->createBits();
+      be->bitNot(hd, ha);
+      expectBits(hd, naive::bitNot(a));
+      be->bitNot(ha, ha);
+      expectBits(ha, naive::bitNot(a));
     }
   }
 }
@@ -221,10 +221,10 @@ TEST_F(CpuBackendTest, FirstOnly) {
       SCOPED_TRACE(::testing::Message() << n << " " << density);
       const Bits a = random(n, density);
       const Handle ha = make(a), hd = make(random(n + 3));
-      be->first_only(hd, ha);
-      expect_bits(hd, naive::first_only(a));
-      be->first_only(ha, ha);
-      expect_bits(ha, naive::first_only(a));
+      be->firstOnly(hd, ha);
+      expectBits(hd, naive::firstOnly(a));
+      be->firstOnly(ha, ha);
+      expectBits(ha, naive::firstOnly(a));
     }
   }
 }
@@ -237,19 +237,19 @@ TEST_F(CpuBackendTest, GetSetBit) {
     for (int k = 0; k < 50 && n > 0; ++k) {
       const std::size_t i = below(n - 1);
       const bool bit = rng() & 1;
-      be->set_bit(h, i, bit);
+      be->setBit(h, i, bit);
       a[i] = bit;
       const std::size_t j = below(n - 1);
-      EXPECT_EQ(be->get_bit(h, j), a[j]) << j;
+      EXPECT_EQ(be->getBit(h, j), a[j]) << j;
     }
     if (n > 0) {  // both ends
-      be->set_bit(h, 0, true);
-      be->set_bit(h, n - 1, true);
+      be->setBit(h, 0, true);
+      be->setBit(h, n - 1, true);
       a[0] = a[n - 1] = true;
-      EXPECT_TRUE(be->get_bit(h, 0));
-      EXPECT_TRUE(be->get_bit(h, n - 1));
+      EXPECT_TRUE(be->getBit(h, 0));
+      EXPECT_TRUE(be->getBit(h, n - 1));
     }
-    expect_bits(h, a);
+    expectBits(h, a);
   }
 }
 
@@ -259,16 +259,16 @@ TEST_F(CpuBackendTest, FindFirstCountAny) {
       SCOPED_TRACE(::testing::Message() << n << " " << density);
       const Bits a = random(n, density);
       const Handle h = make(a);
-      EXPECT_EQ(be->find_first(h), naive::find_first(a));
+      EXPECT_EQ(be->findFirst(h), naive::findFirst(a));
       EXPECT_EQ(be->count(h), naive::count(a));
       EXPECT_EQ(be->any(h), naive::count(a) > 0);
-      expect_bits(h, a);  // unchanged
+      expectBits(h, a);  // unchanged
     }
     if (n > 0) {  // a single 1 at the last index
       Bits a(n);
       a[n - 1] = true;
       const Handle h = make(a);
-      EXPECT_EQ(be->find_first(h), static_cast<std::int64_t>(n - 1));
+      EXPECT_EQ(be->findFirst(h), static_cast<std::int64_t>(n - 1));
       EXPECT_TRUE(be->any(h));
     }
   }
@@ -280,15 +280,15 @@ TEST_F(CpuBackendTest, StepDrainsInOrder) {
       SCOPED_TRACE(::testing::Message() << n << " " << density);
       Bits a = random(n, density);
       const Handle h = make(a);
-      for (std::int64_t want = naive::find_first(a); want >= 0; want = naive::find_first(a)) {
+      for (std::int64_t want = naive::findFirst(a); want >= 0; want = naive::findFirst(a)) {
         ASSERT_EQ(be->step(h), want);
         a[static_cast<std::size_t>(want)] = false;
       }
       EXPECT_EQ(be->step(h), -1);
-      expect_bits(h, Bits(n));
+      expectBits(h, Bits(n));
     }
   }
-  EXPECT_EQ(be->step(be->create_bits()), -1);  // empty vector
+  EXPECT_EQ(be->step(be->createBits()), -1);  // empty vector
 }
 
 TEST_F(CpuBackendTest, Trim) {
@@ -305,16 +305,16 @@ TEST_F(CpuBackendTest, Trim) {
     for (auto [from, len] : cases) {
       SCOPED_TRACE(::testing::Message() << n << " " << from << " " << len);
       be->trim(hd, hw, from, len);
-      expect_bits(hd, naive::trim(w, from, len));
+      expectBits(hd, naive::trim(w, from, len));
     }
-    expect_bits(hw, w);
+    expectBits(hw, w);
   }
 }
 
 TEST_F(CpuBackendTest, Replace) {
   for (std::size_t n : kLengths) {
     Bits w = random(n);
-    const Handle hw = make(w), hv = be->create_bits();
+    const Handle hw = make(w), hv = be->createBits();
     std::vector<std::pair<std::size_t, std::size_t>> cases = {{0, n}, {0, 0}, {n, 0}};
     for (int k = 0; k < 40; ++k) {
       const std::size_t len = below(n);
@@ -328,7 +328,7 @@ TEST_F(CpuBackendTest, Replace) {
       naive::upload(*be, hv, v);
       be->replace(hw, from, hv);
       w = naive::replace(w, from, v);
-      expect_bits(hw, w);
+      expectBits(hw, w);
     }
   }
 }
@@ -356,7 +356,7 @@ TEST_F(CpuBackendTest, Compare) {
 }
 
 // Random, all-ones and single-bit operands, so carries and borrows cross every word.
-std::vector<std::pair<Bits, Bits>> arithmetic_cases(std::mt19937_64& rng, std::size_t n) {
+std::vector<std::pair<Bits, Bits>> arithmeticCases(std::mt19937_64& rng, std::size_t n) {
   std::vector<std::pair<Bits, Bits>> cases;
   Bits one(n), ones(n, true);
   if (n > 0) one[n - 1] = true;
@@ -366,7 +366,7 @@ std::vector<std::pair<Bits, Bits>> arithmetic_cases(std::mt19937_64& rng, std::s
   cases.push_back({ones, ones});
   for (double density : kDensities) {
     for (int k = 0; k < 10; ++k) {
-      cases.push_back({naive::random_bits(rng, n, density), naive::random_bits(rng, n)});
+      cases.push_back({naive::randomBits(rng, n, density), naive::randomBits(rng, n)});
     }
   }
   return cases;
@@ -374,36 +374,36 @@ std::vector<std::pair<Bits, Bits>> arithmetic_cases(std::mt19937_64& rng, std::s
 
 TEST_F(CpuBackendTest, Add) {
   for (std::size_t n : kLengths) {
-    for (const auto& [a, b] : arithmetic_cases(rng, n)) {
+    for (const auto& [a, b] : arithmeticCases(rng, n)) {
       SCOPED_TRACE(n);
       const Bits want = naive::add(a, b);
-      const Handle ha = make(a), hb = make(b), hd = be->create_bits();
+      const Handle ha = make(a), hb = make(b), hd = be->createBits();
       be->add(hd, ha, hb);
-      expect_bits(hd, want);
+      expectBits(hd, want);
       be->add(hb, ha, hb);  // dst == b
-      expect_bits(hb, want);
+      expectBits(hb, want);
       be->add(ha, ha, ha);  // dst == a == b: doubling
-      expect_bits(ha, naive::add(a, a));
+      expectBits(ha, naive::add(a, a));
     }
   }
 }
 
 TEST_F(CpuBackendTest, Sub) {
   for (std::size_t n : kLengths) {
-    for (const auto& [a, b] : arithmetic_cases(rng, n)) {
+    for (const auto& [a, b] : arithmeticCases(rng, n)) {
       SCOPED_TRACE(n);
       const Bits want = naive::sub(a, b);
-      const Handle ha = make(a), hb = make(b), hd = be->create_bits();
+      const Handle ha = make(a), hb = make(b), hd = be->createBits();
       be->sub(hd, ha, hb);
-      expect_bits(hd, want);
+      expectBits(hd, want);
       be->sub(ha, ha, hb);  // dst == a
-      expect_bits(ha, want);
+      expectBits(ha, want);
       be->sub(hb, hb, hb);
-      expect_bits(hb, Bits(n));
+      expectBits(hb, Bits(n));
       // a - b + b == a
       naive::upload(*be, hb, b);
       be->add(ha, ha, hb);
-      expect_bits(ha, a);
+      expectBits(ha, a);
     }
   }
 }
@@ -411,108 +411,108 @@ TEST_F(CpuBackendTest, Sub) {
 TEST_F(CpuBackendTest, ArithmeticExamples) {
   // 8-bit words written most significant bit first: 0b00000011 + 0b00000001 = 0b00000100.
   const Handle a = make(naive::parse("00000011")), b = make(naive::parse("00000001"));
-  const Handle d = be->create_bits();
+  const Handle d = be->createBits();
   be->add(d, a, b);
-  expect_bits(d, naive::parse("00000100"));
+  expectBits(d, naive::parse("00000100"));
   be->sub(d, b, a);  // 1 - 3 = -2
-  expect_bits(d, naive::parse("11111110"));
+  expectBits(d, naive::parse("11111110"));
   EXPECT_EQ(be->compare(a, b), 1);
 }
 
 TEST_F(CpuBackendTest, CopyTable) {
   for (auto [r, c] : kShapes) {
     SCOPED_TRACE(::testing::Message() << r << "x" << c);
-    const naive::Table t = naive::random_table(rng, r, c);
-    const Handle src = make_table(t);
-    const Handle dst = make_table(naive::random_table(rng, 3, 5));
-    be->copy_table(dst, src);
-    expect_table(dst, t);
-    be->copy_table(src, src);
-    expect_table(src, t);
+    const naive::Table t = naive::randomTable(rng, r, c);
+    const Handle src = makeTable(t);
+    const Handle dst = makeTable(naive::randomTable(rng, 3, 5));
+    be->copyTable(dst, src);
+    expectTable(dst, t);
+    be->copyTable(src, src);
+    expectTable(src, t);
   }
 }
 
 TEST_F(CpuBackendTest, GetSetCol) {
   for (auto [r, c] : kShapes) {
     SCOPED_TRACE(::testing::Message() << r << "x" << c);
-    naive::Table t = naive::random_table(rng, r, c);
-    const Handle ht = make_table(t), hv = make(random(9));
+    naive::Table t = naive::randomTable(rng, r, c);
+    const Handle ht = makeTable(t), hv = make(random(9));
     for (std::size_t j = 0; j < c; ++j) {
-      be->get_col(hv, ht, j);
-      expect_bits(hv, t.columns[j]);
+      be->getCol(hv, ht, j);
+      expectBits(hv, t.columns[j]);
     }
     for (int k = 0; k < 20 && c > 0; ++k) {
       const std::size_t j = below(c - 1);
       t.columns[j] = random(r);
       naive::upload(*be, hv, t.columns[j]);
-      be->set_col(ht, j, hv);
+      be->setCol(ht, j, hv);
     }
-    expect_table(ht, t);
+    expectTable(ht, t);
   }
 }
 
 TEST_F(CpuBackendTest, GetSetRow) {
   for (auto [r, c] : kShapes) {
     SCOPED_TRACE(::testing::Message() << r << "x" << c);
-    naive::Table t = naive::random_table(rng, r, c);
-    const Handle ht = make_table(t), hv = make(random(9));
+    naive::Table t = naive::randomTable(rng, r, c);
+    const Handle ht = makeTable(t), hv = make(random(9));
     for (std::size_t i = 0; i < r; ++i) {
-      be->get_row(hv, ht, i);
-      expect_bits(hv, naive::get_row(t, i));
+      be->getRow(hv, ht, i);
+      expectBits(hv, naive::getRow(t, i));
     }
     for (int k = 0; k < 20 && r > 0; ++k) {
       const std::size_t i = k == 0 ? 0 : k == 1 ? r - 1 : below(r - 1);
       const Bits row = random(c, k % 4 == 0 ? 1.0 : 0.5);
-      naive::set_row(t, i, row);
+      naive::setRow(t, i, row);
       naive::upload(*be, hv, row);
-      be->set_row(ht, i, hv);
+      be->setRow(ht, i, hv);
     }
-    expect_table(ht, t);
+    expectTable(ht, t);
   }
 }
 
 TEST_F(CpuBackendTest, SteadyStateDoesNotAllocate) {
   const std::size_t n = 1000;
   const Handle a = make(random(n)), b = make(random(n)), d = make(random(n));
-  const Handle t = make_table(naive::random_table(rng, 130, n)), t2 = make_table({});
+  const Handle t = makeTable(naive::randomTable(rng, 130, n)), t2 = makeTable({});
   const Handle row = make(random(n)), col = make(random(130));
-  be->copy_table(t2, t);
-  std::vector<std::uint64_t> out(words_for_bits(n));
-  std::vector<std::uint64_t> tout(n * words_for_bits(130));
+  be->copyTable(t2, t);
+  std::vector<std::uint64_t> out(wordsForBits(n));
+  std::vector<std::uint64_t> tout(n * wordsForBits(130));
 
   g_allocations = 0;
   g_counting = true;
   be->fill(d, true);
-  be->copy_bits(d, a);
+  be->copyBits(d, a);
   be->bitwise(BitOp::Xor, d, a, b);
   be->bitwise(BitOp::And, d, d, b);
-  be->bit_not(d, d);
-  be->first_only(d, a);
-  be->set_bit(d, 999, true);
-  (void)be->get_bit(d, 999);
-  (void)be->find_first(a);
+  be->bitNot(d, d);
+  be->firstOnly(d, a);
+  be->setBit(d, 999, true);
+  (void)be->getBit(d, 999);
+  (void)be->findFirst(a);
   (void)be->step(d);
   (void)be->count(a);
   (void)be->any(a);
   be->trim(d, a, 7, 500);  // shrinks d
   be->replace(a, 37, d);
   be->trim(d, a, 3, n - 3);
-  be->resize_bits(d, 10);
-  be->resize_bits(d, n);  // capacity is kept
+  be->resizeBits(d, 10);
+  be->resizeBits(d, n);  // capacity is kept
   be->replace(a, 0, b);
   (void)be->compare(a, b);
   be->add(d, a, b);
   be->sub(d, d, b);
-  be->copy_table(t2, t);
-  be->get_col(col, t, 17);
-  be->set_col(t, 18, col);
-  be->get_row(row, t, 129);
-  be->set_row(t, 64, row);
-  be->resize_table(t2, 100, n);
-  be->read_bits(a, out);
-  be->read_table(t, tout);
-  be->write_bits(b, n, out.data());
-  be->write_table(t, 130, n, tout.data());
+  be->copyTable(t2, t);
+  be->getCol(col, t, 17);
+  be->setCol(t, 18, col);
+  be->getRow(row, t, 129);
+  be->setRow(t, 64, row);
+  be->resizeTable(t2, 100, n);
+  be->readBits(a, out);
+  be->readTable(t, tout);
+  be->writeBits(b, n, out.data());
+  be->writeTable(t, 130, n, tout.data());
   be->synchronize();
   (void)be->length(a);
   (void)be->rows(t);

@@ -1,6 +1,6 @@
 // Differential test of the CUDA backend against the CPU backend, the executable reference: every
-// primitive runs on identical inputs on both, and the results (read back with read_bits /
-// read_table, and the scalar results) must be identical. Lengths cover every n mod 64 class and
+// primitive runs on identical inputs on both, and the results (read back with readBits /
+// readTable, and the scalar results) must be identical. Lengths cover every n mod 64 class and
 // several grid sizes; many checks queue several primitives before the first read, which tests that
 // the asynchronous GPU work runs in program order. Every test skips when no GPU is usable.
 #include <cstdlib>
@@ -37,7 +37,7 @@ constexpr Pattern kPatterns[] = {Pattern::Zero,   Pattern::Ones,   Pattern::Half
                                  Pattern::Sparse, Pattern::Single, Pattern::Last};
 constexpr BitOp kOps[] = {BitOp::And, BitOp::Or, BitOp::Xor};
 
-std::uint64_t tail_mask(std::uint64_t bits) {
+std::uint64_t tailMask(std::uint64_t bits) {
   return bits % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bits % 64)) - 1;
 }
 
@@ -46,8 +46,8 @@ class CudaDifferentialTest : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
-    cpu_ = make_cpu_backend();
-    gpu_ = make_cuda_backend();
+    cpu_ = makeCpuBackend();
+    gpu_ = makeCudaBackend();
   }
 
   // Every n mod 64 class (1..130), element and block boundaries, more than one 1024-limb chunk
@@ -69,8 +69,8 @@ class CudaDifferentialTest : public ::testing::Test {
 
   std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : rng_() % n; }
 
-  Words random_words(std::uint64_t len, Pattern p) {
-    Words w(words_for_bits(len), 0);
+  Words randomWords(std::uint64_t len, Pattern p) {
+    Words w(wordsForBits(len), 0);
     auto set = [&](std::uint64_t i) { w[i / 64] |= std::uint64_t{1} << (i % 64); };
     switch (p) {
       case Pattern::Zero:
@@ -94,22 +94,22 @@ class CudaDifferentialTest : public ::testing::Test {
         if (len > 0) set(len - 1);
         break;
     }
-    if (!w.empty()) w.back() &= tail_mask(len);
+    if (!w.empty()) w.back() &= tailMask(len);
     return w;
   }
 
   // ---- values on both backends ------------------------------------------------------------------
-  Pair bits() { return {cpu_->create_bits(), gpu_->create_bits()}; }
-  Pair table() { return {cpu_->create_table(), gpu_->create_table()}; }
+  Pair bits() { return {cpu_->createBits(), gpu_->createBits()}; }
+  Pair table() { return {cpu_->createTable(), gpu_->createTable()}; }
 
   void write(Pair v, std::uint64_t len, const Words& w) {
-    cpu_->write_bits(v.cpu, len, w.data());
-    gpu_->write_bits(v.gpu, len, w.data());
+    cpu_->writeBits(v.cpu, len, w.data());
+    gpu_->writeBits(v.gpu, len, w.data());
   }
 
   Pair bits(std::uint64_t len, Pattern p) {
     const Pair v = bits();
-    write(v, len, random_words(len, p));
+    write(v, len, randomWords(len, p));
     return v;
   }
 
@@ -117,11 +117,11 @@ class CudaDifferentialTest : public ::testing::Test {
     const Pair t = table();
     Words w;
     for (std::uint64_t j = 0; j < cols; ++j) {
-      const Words c = random_words(rows, kPatterns[j % std::size(kPatterns)]);
+      const Words c = randomWords(rows, kPatterns[j % std::size(kPatterns)]);
       w.insert(w.end(), c.begin(), c.end());
     }
-    cpu_->write_table(t.cpu, rows, cols, w.data());
-    gpu_->write_table(t.gpu, rows, cols, w.data());
+    cpu_->writeTable(t.cpu, rows, cols, w.data());
+    gpu_->writeTable(t.gpu, rows, cols, w.data());
     return t;
   }
 
@@ -130,7 +130,7 @@ class CudaDifferentialTest : public ::testing::Test {
     gpu_->destroy(v.gpu);
   }
 
-  // Runs f(backend, handle_of) on both backends: handle_of(pair) names the value on that backend.
+  // Runs f(backend, handleOf) on both backends: handleOf(pair) names the value on that backend.
   template <class F>
   void both(F&& f) {
     f(*cpu_, [](Pair p) { return p.cpu; });
@@ -139,7 +139,7 @@ class CudaDifferentialTest : public ::testing::Test {
 
   // The same for a primitive with a result: both results must be equal.
   template <class F>
-  ::testing::AssertionResult same_result(F&& f) {
+  ::testing::AssertionResult sameResult(F&& f) {
     const auto c = f(*cpu_, [](Pair p) { return p.cpu; });
     const auto g = f(*gpu_, [](Pair p) { return p.gpu; });
     if (c == g) return ::testing::AssertionSuccess();
@@ -147,7 +147,7 @@ class CudaDifferentialTest : public ::testing::Test {
   }
 
   // ---- comparisons ------------------------------------------------------------------------------
-  static ::testing::AssertionResult same_words(const Words& c, const Words& g) {
+  static ::testing::AssertionResult sameWords(const Words& c, const Words& g) {
     if (c.size() != g.size()) {
       return ::testing::AssertionFailure()
              << "element count: cpu " << c.size() << ", cuda " << g.size();
@@ -167,12 +167,12 @@ class CudaDifferentialTest : public ::testing::Test {
     if (lc != lg) return ::testing::AssertionFailure() << "length: cpu " << lc << ", cuda " << lg;
     Words c;
     Words g;
-    cpu_->read_bits(v.cpu, c);
-    gpu_->read_bits(v.gpu, g);
-    return same_words(c, g);
+    cpu_->readBits(v.cpu, c);
+    gpu_->readBits(v.gpu, g);
+    return sameWords(c, g);
   }
 
-  ::testing::AssertionResult same_table(Pair t) {
+  ::testing::AssertionResult sameTable(Pair t) {
     if (cpu_->rows(t.cpu) != gpu_->rows(t.gpu) || cpu_->cols(t.cpu) != gpu_->cols(t.gpu)) {
       return ::testing::AssertionFailure()
              << "shape: cpu " << cpu_->rows(t.cpu) << "x" << cpu_->cols(t.cpu) << ", cuda "
@@ -180,9 +180,9 @@ class CudaDifferentialTest : public ::testing::Test {
     }
     Words c;
     Words g;
-    cpu_->read_table(t.cpu, c);
-    gpu_->read_table(t.gpu, g);
-    return same_words(c, g);
+    cpu_->readTable(t.cpu, c);
+    gpu_->readTable(t.gpu, g);
+    return sameWords(c, g);
   }
 
   std::unique_ptr<Backend> cpu_;
@@ -207,7 +207,7 @@ TEST_F(CudaDifferentialTest, ResizeZeroFillsAndReusesCapacity) {
     SCOPED_TRACE(at(n));
     both([&](Backend& b, auto h) {
       b.fill(h(v), true);
-      b.resize_bits(h(v), n);
+      b.resizeBits(h(v), n);
     });
     ASSERT_TRUE(same(v));
   }
@@ -220,10 +220,10 @@ TEST_F(CudaDifferentialTest, ResizeZeroFillsAndReusesCapacity) {
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
     const Pair filled = table(rows, cols);
     both([&](Backend& b, auto h) {
-      b.copy_table(h(t), h(filled));
-      b.resize_table(h(t), rows, cols);
+      b.copyTable(h(t), h(filled));
+      b.resizeTable(h(t), rows, cols);
     });
-    ASSERT_TRUE(same_table(t));
+    ASSERT_TRUE(sameTable(t));
     destroy(filled);
   }
 }
@@ -242,9 +242,9 @@ TEST_F(CudaDifferentialTest, HandlesAreReusedAfterDestroy) {
 TEST_F(CudaDifferentialTest, WriteReadRoundTrip) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
-    Words w = random_words(n, Pattern::Half);
+    Words w = randomWords(n, Pattern::Half);
     // Stray bits past the length: both backends clear them on write.
-    if (n % 64 != 0) w.back() |= ~tail_mask(n);
+    if (n % 64 != 0) w.back() |= ~tailMask(n);
     const Pair v = bits();
     write(v, n, w);
     ASSERT_TRUE(same(v));
@@ -253,12 +253,12 @@ TEST_F(CudaDifferentialTest, WriteReadRoundTrip) {
   for (auto [rows, cols] :
        {std::pair<std::uint64_t, std::uint64_t>{1, 1}, {63, 5}, {65, 70}, {200000, 2}, {1, 300}}) {
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
-    Words w(cols * words_for_bits(rows));
+    Words w(cols * wordsForBits(rows));
     for (auto& x : w) x = rng_();  // stray bits in every column's last element
     const Pair t = table();
-    cpu_->write_table(t.cpu, rows, cols, w.data());
-    gpu_->write_table(t.gpu, rows, cols, w.data());
-    ASSERT_TRUE(same_table(t));
+    cpu_->writeTable(t.cpu, rows, cols, w.data());
+    gpu_->writeTable(t.gpu, rows, cols, w.data());
+    ASSERT_TRUE(sameTable(t));
   }
 }
 
@@ -281,14 +281,14 @@ TEST_F(CudaDifferentialTest, CopyAndNot) {
     const Pair d = bits((n * 7) % 300 + 1, Pattern::Ones);  // another length: takes a's
     const Pair e = bits();
     both([&](Backend& b, auto h) {
-      b.copy_bits(h(d), h(a));
-      b.bit_not(h(e), h(a));
+      b.copyBits(h(d), h(a));
+      b.bitNot(h(e), h(a));
     });
     ASSERT_TRUE(same(d));
     ASSERT_TRUE(same(e));
     both([&](Backend& b, auto h) {
-      b.bit_not(h(a), h(a));
-      b.copy_bits(h(a), h(a));
+      b.bitNot(h(a), h(a));
+      b.copyBits(h(a), h(a));
     });
     ASSERT_TRUE(same(a));
     destroy(a);
@@ -329,9 +329,9 @@ TEST_F(CudaDifferentialTest, FindFirstCountAny) {
     for (Pattern p : kPatterns) {
       SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)));
       const Pair v = bits(n, p);
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(v)); }));
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(v)); }));
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.any(h(v)); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.findFirst(h(v)); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.count(h(v)); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.any(h(v)); }));
       destroy(v);
     }
   }
@@ -345,12 +345,12 @@ TEST_F(CudaDifferentialTest, EveryBitPositionOfShortVectors) {
       SCOPED_TRACE(at(n) + ", bit " + std::to_string(i));
       both([&](Backend& b, auto h) {
         b.fill(h(v), false);
-        b.set_bit(h(v), i, true);
-        if (i + 1 < n) b.set_bit(h(v), n - 1, true);  // a later 1 that must not win
-        b.first_only(h(d), h(v));
+        b.setBit(h(v), i, true);
+        if (i + 1 < n) b.setBit(h(v), n - 1, true);  // a later 1 that must not win
+        b.firstOnly(h(d), h(v));
       });
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(v)); }));
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.get_bit(h(v), i); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.findFirst(h(v)); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.getBit(h(v), i); }));
       ASSERT_TRUE(same(d));
     }
     destroy(v);
@@ -365,7 +365,7 @@ TEST_F(CudaDifferentialTest, StepDrainsInOrder) {
     const Pair v = bits(n, n <= 130 ? Pattern::Half : Pattern::Sparse);
     for (int k = 0; k <= 130; ++k) {
       std::int64_t c = 0;
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return c = b.step(h(v)); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return c = b.step(h(v)); }));
       if (c < 0) break;
     }
     ASSERT_TRUE(same(v));
@@ -381,8 +381,8 @@ TEST_F(CudaDifferentialTest, FirstOnly) {
       const Pair v = bits(n, p);
       const Pair d = bits(3, Pattern::Ones);
       both([&](Backend& b, auto h) {
-        b.first_only(h(d), h(v));
-        b.first_only(h(v), h(v));  // aliased
+        b.firstOnly(h(d), h(v));
+        b.firstOnly(h(v), h(v));  // aliased
       });
       ASSERT_TRUE(same(d));
       ASSERT_TRUE(same(v));
@@ -399,10 +399,10 @@ TEST_F(CudaDifferentialTest, GetSetBit) {
     std::vector<std::uint64_t> positions = {0, n - 1, n / 2};
     for (int k = 0; k < 8; ++k) positions.push_back(below(n));
     both([&](Backend& b, auto h) {
-      for (std::size_t k = 0; k < positions.size(); ++k) b.set_bit(h(v), positions[k], k % 2 == 0);
+      for (std::size_t k = 0; k < positions.size(); ++k) b.setBit(h(v), positions[k], k % 2 == 0);
     });
     for (std::uint64_t i : positions) {
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.get_bit(h(v), i); }));
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.getBit(h(v), i); }));
     }
     ASSERT_TRUE(same(v));
     destroy(v);
@@ -464,16 +464,16 @@ TEST_F(CudaDifferentialTest, Compare) {
     const Pair a = bits(n, Pattern::Half);
     const Pair b2 = bits();
     auto cmp = [&](Pair x, Pair y) {
-      return same_result([&](Backend& b, auto h) { return b.compare(h(x), h(y)); });
+      return sameResult([&](Backend& b, auto h) { return b.compare(h(x), h(y)); });
     };
-    both([&](Backend& b, auto h) { b.copy_bits(h(b2), h(a)); });
+    both([&](Backend& b, auto h) { b.copyBits(h(b2), h(a)); });
     ASSERT_TRUE(cmp(a, b2));
     ASSERT_TRUE(cmp(a, a));
     for (std::uint64_t i : {std::uint64_t{0}, n - 1, below(n), below(n)}) {
       SCOPED_TRACE("flipped bit " + std::to_string(i));
       both([&](Backend& b, auto h) {
-        b.copy_bits(h(b2), h(a));
-        b.set_bit(h(b2), i, !b.get_bit(h(a), i));
+        b.copyBits(h(b2), h(a));
+        b.setBit(h(b2), i, !b.getBit(h(a), i));
       });
       ASSERT_TRUE(cmp(a, b2));
       ASSERT_TRUE(cmp(b2, a));
@@ -535,15 +535,15 @@ TEST_F(CudaDifferentialTest, Tables) {
   for (auto [rows, cols] : shapes) {
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
     const Pair t = table(rows, cols);
-    ASSERT_TRUE(same_table(t));
+    ASSERT_TRUE(sameTable(t));
     const Pair copy = table();
     const Pair other = table(17, 3);  // copied over: takes the shape
     both([&](Backend& b, auto h) {
-      b.copy_table(h(copy), h(t));
-      b.copy_table(h(other), h(t));
+      b.copyTable(h(copy), h(t));
+      b.copyTable(h(other), h(t));
     });
-    ASSERT_TRUE(same_table(copy));
-    ASSERT_TRUE(same_table(other));
+    ASSERT_TRUE(sameTable(copy));
+    ASSERT_TRUE(sameTable(other));
 
     const Pair v = bits();
     std::vector<std::uint64_t> cols_to_try = {0, cols - 1, below(cols), below(cols)};
@@ -551,28 +551,28 @@ TEST_F(CudaDifferentialTest, Tables) {
     if (cols > 0) {
       for (std::uint64_t j : cols_to_try) {
         SCOPED_TRACE("column " + std::to_string(j));
-        both([&](Backend& b, auto h) { b.get_col(h(v), h(t), j); });
+        both([&](Backend& b, auto h) { b.getCol(h(v), h(t), j); });
         ASSERT_TRUE(same(v));
         const Pair c = bits(rows, Pattern::Half);
-        both([&](Backend& b, auto h) { b.set_col(h(t), j, h(c)); });
+        both([&](Backend& b, auto h) { b.setCol(h(t), j, h(c)); });
         destroy(c);
       }
-      ASSERT_TRUE(same_table(t));
+      ASSERT_TRUE(sameTable(t));
     }
     if (rows > 0) {
       for (std::uint64_t i : rows_to_try) {
         SCOPED_TRACE("row " + std::to_string(i));
-        both([&](Backend& b, auto h) { b.get_row(h(v), h(t), i); });
+        both([&](Backend& b, auto h) { b.getRow(h(v), h(t), i); });
         ASSERT_TRUE(same(v));
         const Pair r = bits(cols, Pattern::Half);
         both([&](Backend& b, auto h) {
-          b.set_row(h(t), i, h(r));
-          b.get_row(h(v), h(t), i);  // queued right after the write
+          b.setRow(h(t), i, h(r));
+          b.getRow(h(v), h(t), i);  // queued right after the write
         });
         ASSERT_TRUE(same(v));
         destroy(r);
       }
-      ASSERT_TRUE(same_table(t));
+      ASSERT_TRUE(sameTable(t));
     }
     destroy(v);
     destroy(t);
@@ -587,12 +587,12 @@ TEST_F(CudaDifferentialTest, EmptyValues) {
   const Pair w = bits(100, Pattern::Half);
   both([&](Backend& b, auto h) {
     b.fill(h(e), true);
-    b.bit_not(h(f), h(e));
+    b.bitNot(h(f), h(e));
     b.bitwise(BitOp::Xor, h(f), h(e), h(e));
-    b.first_only(h(f), h(e));
+    b.firstOnly(h(f), h(e));
     b.add(h(f), h(e), h(e));
     b.sub(h(f), h(e), h(e));
-    b.copy_bits(h(f), h(e));
+    b.copyBits(h(f), h(e));
     b.trim(h(f), h(e), 0, 0);
     b.replace(h(e), 0, h(f));
     b.replace(h(w), 100, h(e));
@@ -601,28 +601,28 @@ TEST_F(CudaDifferentialTest, EmptyValues) {
   ASSERT_TRUE(same(e));
   ASSERT_TRUE(same(f));
   ASSERT_TRUE(same(w));
-  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(e)); }));
-  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.step(h(e)); }));
-  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(e)); }));
-  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.any(h(e)); }));
-  ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(e), h(f)); }));
+  ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.findFirst(h(e)); }));
+  ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.step(h(e)); }));
+  ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.count(h(e)); }));
+  ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.any(h(e)); }));
+  ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.compare(h(e), h(f)); }));
   both([&](Backend& b, auto h) { b.trim(h(f), h(w), 40, 0); });
   ASSERT_TRUE(same(f));
 
   const Pair no_cols = table();
   const Pair no_rows = table();
   both([&](Backend& b, auto h) {
-    b.resize_table(h(no_cols), 5, 0);
-    b.resize_table(h(no_rows), 0, 5);
-    b.get_row(h(f), h(no_cols), 3);
-    b.set_row(h(no_cols), 4, h(e));
-    b.get_col(h(e), h(no_rows), 2);
-    b.set_col(h(no_rows), 4, h(e));
+    b.resizeTable(h(no_cols), 5, 0);
+    b.resizeTable(h(no_rows), 0, 5);
+    b.getRow(h(f), h(no_cols), 3);
+    b.setRow(h(no_cols), 4, h(e));
+    b.getCol(h(e), h(no_rows), 2);
+    b.setCol(h(no_rows), 4, h(e));
   });
   ASSERT_TRUE(same(f));
   ASSERT_TRUE(same(e));
-  ASSERT_TRUE(same_table(no_cols));
-  ASSERT_TRUE(same_table(no_rows));
+  ASSERT_TRUE(sameTable(no_cols));
+  ASSERT_TRUE(sameTable(no_rows));
 }
 
 // Long random programs with no read until the end: every primitive must see the results of the
@@ -658,20 +658,20 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
             b.fill(h(z), i % 2 == 0);
             break;
           case 1:
-            b.copy_bits(h(z), h(x));
+            b.copyBits(h(z), h(x));
             break;
           case 2:
           case 3:
             b.bitwise(op, h(z), h(x), h(y));
             break;
           case 4:
-            b.bit_not(h(z), h(x));
+            b.bitNot(h(z), h(x));
             break;
           case 5:
-            b.first_only(h(z), h(x));
+            b.firstOnly(h(z), h(x));
             break;
           case 6:
-            b.set_bit(h(z), i, from % 2 == 0);
+            b.setBit(h(z), i, from % 2 == 0);
             break;
           case 7:
             b.trim(h(tmp), h(x), from, len);
@@ -684,15 +684,15 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
             b.sub(h(z), h(x), h(y));
             break;
           case 10:
-            b.set_row(h(t), r, h(x));
-            b.get_row(h(z), h(t), (r * 7) % rows);
+            b.setRow(h(t), r, h(x));
+            b.getRow(h(z), h(t), (r * 7) % rows);
             break;
           case 11:
-            b.get_col(h(col), h(t), j);
-            b.set_col(h(t), (j + 1) % n, h(col));
+            b.getCol(h(col), h(t), j);
+            b.setCol(h(t), (j + 1) % n, h(col));
             break;
           case 12:
-            b.resize_bits(h(z), n);
+            b.resizeBits(h(z), n);
             break;
           case 13:  // the occasional synchronising primitive in the middle of the queue
             results.push_back(b.step(h(z)));
@@ -704,7 +704,7 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
             results.push_back(static_cast<std::int64_t>(b.count(h(x))));
             break;
           default:
-            b.resize_bits(h(tmp), len);
+            b.resizeBits(h(tmp), len);
             b.fill(h(tmp), true);
             b.replace(h(z), to, h(tmp));
             break;
@@ -717,7 +717,7 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
     }
     EXPECT_EQ(cpu_results, gpu_results);
     for (const Pair& x : v) ASSERT_TRUE(same(x));
-    ASSERT_TRUE(same_table(t));
+    ASSERT_TRUE(sameTable(t));
     gpu_->synchronize();
   }
 }
@@ -741,37 +741,37 @@ TEST_F(CudaDifferentialTest, LargeVectorReductions) {
       const Pair w = bits();
       const Pair d = bits(5, Pattern::Ones);
       for (int round = 0; round < 2; ++round) {
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(v)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(v)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(small)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.any(h(v)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.find_first(h(small)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.findFirst(h(v)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.count(h(v)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.count(h(small)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.any(h(v)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.findFirst(h(small)); }));
       }
       // compare: equal, then a difference at the first 1 of v, then near the end.
-      both([&](Backend& b, auto h) { b.copy_bits(h(w), h(v)); });
-      ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(v), h(w)); }));
+      both([&](Backend& b, auto h) { b.copyBits(h(w), h(v)); });
+      ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.compare(h(v), h(w)); }));
       for (std::uint64_t i : {n - 1, n / 3, below(n)}) {
         SCOPED_TRACE("flipped bit " + std::to_string(i));
         both([&](Backend& b, auto h) {
-          b.copy_bits(h(w), h(v));
-          b.set_bit(h(w), i, !b.get_bit(h(v), i));
+          b.copyBits(h(w), h(v));
+          b.setBit(h(w), i, !b.getBit(h(v), i));
         });
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(v), h(w)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.compare(h(w), h(v)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(w)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.compare(h(v), h(w)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.compare(h(w), h(v)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.count(h(w)); }));
       }
       // FRST queued twice with no read between (aliased, then into another value).
       both([&](Backend& b, auto h) {
-        b.copy_bits(h(w), h(v));
-        b.first_only(h(d), h(v));
-        b.first_only(h(w), h(w));
+        b.copyBits(h(w), h(v));
+        b.firstOnly(h(d), h(v));
+        b.firstOnly(h(w), h(w));
       });
       ASSERT_TRUE(same(d));
       ASSERT_TRUE(same(w));
       // STEP drains from the front; the last one may find nothing.
       for (int k = 0; k < 4; ++k) {
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.step(h(v)); }));
-        ASSERT_TRUE(same_result([&](Backend& b, auto h) { return b.count(h(v)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.step(h(v)); }));
+        ASSERT_TRUE(sameResult([&](Backend& b, auto h) { return b.count(h(v)); }));
       }
       ASSERT_TRUE(same(v));
       destroy(v);
@@ -792,19 +792,19 @@ TEST_F(CudaDifferentialTest, TwoBackendsAtOnce) {
   std::vector<std::string> failures(2);
   auto work = [&](int t) {
     try {
-      auto gpu = make_cuda_backend();
-      const Handle v = gpu->create_bits();
-      gpu->resize_bits(v, kBits);
+      auto gpu = makeCudaBackend();
+      const Handle v = gpu->createBits();
+      gpu->resizeBits(v, kBits);
       gpu->fill(v, true);
       // Bits [first, kBits) are 1.
-      const Handle head = gpu->create_bits();
-      gpu->resize_bits(head, first_bits[t]);
+      const Handle head = gpu->createBits();
+      gpu->resizeBits(head, first_bits[t]);
       gpu->replace(v, 0, head);
       std::uint64_t expect_first = first_bits[t];
       for (int r = 0; r < kRounds && failures[t].empty(); ++r) {
         const std::uint64_t ones = kBits - expect_first;
         const auto c = gpu->count(v);
-        const auto f = gpu->find_first(v);
+        const auto f = gpu->findFirst(v);
         const auto s = gpu->step(v);
         if (c != ones || f != static_cast<std::int64_t>(expect_first) || s != f) {
           failures[t] = "round " + std::to_string(r) + ": count " + std::to_string(c) +
@@ -828,16 +828,16 @@ TEST_F(CudaDifferentialTest, TwoBackendsAtOnce) {
 }
 
 TEST_F(CudaDifferentialTest, OutOfMemoryIsABackendError) {
-  const Handle h = gpu_->create_bits();
+  const Handle h = gpu_->createBits();
   const std::uint64_t huge = std::uint64_t{1} << 50;  // 128 TiB
   try {
-    gpu_->resize_bits(h, huge);
+    gpu_->resizeBits(h, huge);
     FAIL() << "allocating 128 TiB succeeded";
   } catch (const BackendError& e) {
     EXPECT_NE(std::string(e.what()).find("GPU out of memory"), std::string::npos) << e.what();
   }
   // The backend stays usable.
-  gpu_->resize_bits(h, 1000);
+  gpu_->resizeBits(h, 1000);
   gpu_->fill(h, true);
   EXPECT_EQ(gpu_->count(h), 1000u);
   gpu_->destroy(h);
@@ -856,7 +856,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosure) {
       SCOPED_TRACE("n " + std::to_string(n) + ", arcs per vertex " +
                    std::to_string(arcs_per_vertex));
       std::mt19937_64 rng(seed++);
-      const std::uint64_t wpc = words_for_bits(n);
+      const std::uint64_t wpc = wordsForBits(n);
       Words w(n * wpc, 0);
       const auto arcs = static_cast<std::uint64_t>(arcs_per_vertex * static_cast<double>(n));
       for (std::uint64_t a = 0; a < arcs; ++a) {
@@ -866,14 +866,14 @@ TEST_F(CudaDifferentialTest, TransitiveClosure) {
       }
       const Pair t = table();
       const Pair copy = table();
-      cpu_->write_table(t.cpu, n, n, w.data());
-      gpu_->write_table(t.gpu, n, n, w.data());
+      cpu_->writeTable(t.cpu, n, n, w.data());
+      gpu_->writeTable(t.gpu, n, n, w.data());
       both([&](Backend& b, auto h) {
-        ASSERT_TRUE(b.transitive_closure(h(t)));
-        b.copy_table(h(copy), h(t));  // queued behind the closure
+        ASSERT_TRUE(b.transitiveClosure(h(t)));
+        b.copyTable(h(copy), h(t));  // queued behind the closure
       });
-      EXPECT_TRUE(same_table(t));
-      EXPECT_TRUE(same_table(copy));
+      EXPECT_TRUE(sameTable(t));
+      EXPECT_TRUE(sameTable(copy));
       destroy(t);
       destroy(copy);
     }
@@ -888,7 +888,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosureWideTables) {
   for (std::uint64_t n : {4200u, 8257u}) {
     SCOPED_TRACE("n " + std::to_string(n));
     std::mt19937_64 rng(seed++);
-    const std::uint64_t wpc = words_for_bits(n);
+    const std::uint64_t wpc = wordsForBits(n);
     Words w(n * wpc, 0);
     for (std::uint64_t a = 0; a < 2 * n; ++a) {
       const std::uint64_t i = rng() % n;
@@ -896,10 +896,10 @@ TEST_F(CudaDifferentialTest, TransitiveClosureWideTables) {
       w[j * wpc + i / 64] |= std::uint64_t{1} << (i % 64);
     }
     const Pair t = table();
-    cpu_->write_table(t.cpu, n, n, w.data());
-    gpu_->write_table(t.gpu, n, n, w.data());
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitive_closure(h(t))); });
-    EXPECT_TRUE(same_table(t));
+    cpu_->writeTable(t.cpu, n, n, w.data());
+    gpu_->writeTable(t.gpu, n, n, w.data());
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitiveClosure(h(t))); });
+    EXPECT_TRUE(sameTable(t));
     destroy(t);
   }
 }
@@ -911,7 +911,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
     std::vector<std::uint64_t> order(n);
     for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
     std::shuffle(order.begin(), order.end(), rng_);
-    const std::uint64_t wpc = words_for_bits(n);
+    const std::uint64_t wpc = wordsForBits(n);
     Words w(n * wpc, 0);
     for (std::uint64_t k = 0; k < n; ++k) {
       const std::uint64_t i = order[k];
@@ -919,12 +919,12 @@ TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
       w[j * wpc + i / 64] |= std::uint64_t{1} << (i % 64);  // arc i -> j
     }
     const Pair t = table();
-    cpu_->write_table(t.cpu, n, n, w.data());
-    gpu_->write_table(t.gpu, n, n, w.data());
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitive_closure(h(t))); });
-    EXPECT_TRUE(same_table(t));
+    cpu_->writeTable(t.cpu, n, n, w.data());
+    gpu_->writeTable(t.gpu, n, n, w.data());
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitiveClosure(h(t))); });
+    EXPECT_TRUE(sameTable(t));
     Words g;
-    gpu_->read_table(t.gpu, g);
+    gpu_->readTable(t.gpu, g);
     std::uint64_t ones = 0;
     for (std::uint64_t x : g) ones += static_cast<std::uint64_t>(std::popcount(x));
     EXPECT_EQ(ones, n * n);
@@ -934,69 +934,69 @@ TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
   // needs every step's snapshots to be right.
   for (std::uint64_t n : {64u, 129u, 700u}) {
     SCOPED_TRACE("backward path of " + std::to_string(n));
-    const std::uint64_t wpc = words_for_bits(n);
+    const std::uint64_t wpc = wordsForBits(n);
     Words w(n * wpc, 0);
     for (std::uint64_t i = 1; i < n; ++i) w[(i - 1) * wpc + i / 64] |= std::uint64_t{1} << (i % 64);
     const Pair t = table();
-    cpu_->write_table(t.cpu, n, n, w.data());
-    gpu_->write_table(t.gpu, n, n, w.data());
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitive_closure(h(t))); });
-    EXPECT_TRUE(same_table(t));
+    cpu_->writeTable(t.cpu, n, n, w.data());
+    gpu_->writeTable(t.gpu, n, n, w.data());
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitiveClosure(h(t))); });
+    EXPECT_TRUE(sameTable(t));
     destroy(t);
   }
   // Not square: refused, untouched. Empty: nothing to do.
   const Pair r = table(65, 64);
-  both([&](Backend& b, auto h) { EXPECT_FALSE(b.transitive_closure(h(r))); });
-  EXPECT_TRUE(same_table(r));
+  both([&](Backend& b, auto h) { EXPECT_FALSE(b.transitiveClosure(h(r))); });
+  EXPECT_TRUE(sameTable(r));
   const Pair e = table();
-  both([&](Backend& b, auto h) { EXPECT_TRUE(b.transitive_closure(h(e))); });
-  EXPECT_TRUE(same_table(e));
+  both([&](Backend& b, auto h) { EXPECT_TRUE(b.transitiveClosure(h(e))); });
+  EXPECT_TRUE(sameTable(e));
 }
 
-// ---- unit assoc's field natives: extreme_rows (MINROW, MAXROW) and add_field (ADDWF, SUBWF) ----
+// ---- unit assoc's field natives: extremeRows (MINROW, MAXROW) and addField (ADDWF, SUBWF) ----
 // Against the CPU backend and, for fields of at most 64 bits, against the numbers themselves: the
 // field of each row read on the host as an unsigned integer (its first column most significant).
 
 // Field [first, first + len) of row i of a column-major table of `rows` rows, as a number.
-std::uint64_t field_value(const Words& t, std::uint64_t rows, std::uint64_t first,
+std::uint64_t fieldValue(const Words& t, std::uint64_t rows, std::uint64_t first,
                           std::uint64_t len, std::uint64_t i) {
-  const std::uint64_t wpc = words_for_bits(rows);
+  const std::uint64_t wpc = wordsForBits(rows);
   std::uint64_t v = 0;
   for (std::uint64_t j = first; j < first + len; ++j)
     v = (v << 1) | ((t[j * wpc + i / 64] >> (i % 64)) & 1);
   return v;
 }
 
-bool bit_of(const Words& w, std::uint64_t i) {
+bool bitOf(const Words& w, std::uint64_t i) {
   return (w[i / 64] >> (i % 64)) & 1;
 }
 
 // The rows of x whose field is least (greatest) among the rows of x; len <= 64.
-Words extreme_oracle(const Words& t, std::uint64_t rows, const Words& x, std::uint64_t first,
+Words extremeOracle(const Words& t, std::uint64_t rows, const Words& x, std::uint64_t first,
                      std::uint64_t len, bool max) {
-  Words z(words_for_bits(rows), 0);
+  Words z(wordsForBits(rows), 0);
   bool found = false;
   std::uint64_t best = 0;
   for (std::uint64_t i = 0; i < rows; ++i) {
-    if (!bit_of(x, i)) continue;
-    const std::uint64_t v = field_value(t, rows, first, len, i);
+    if (!bitOf(x, i)) continue;
+    const std::uint64_t v = fieldValue(t, rows, first, len, i);
     if (!found || (max ? v > best : v < best)) best = v;
     found = true;
   }
   for (std::uint64_t i = 0; i < rows; ++i)
-    if (bit_of(x, i) && field_value(t, rows, first, len, i) == best)
+    if (bitOf(x, i) && fieldValue(t, rows, first, len, i) == best)
       z[i / 64] |= std::uint64_t{1} << (i % 64);
   return z;
 }
 
 // The table after field [first, first + len) += (or -=) the number `v` in the rows of x; len <= 64.
-Words add_field_oracle(Words t, std::uint64_t rows, const Words& x, std::uint64_t first,
+Words addFieldOracle(Words t, std::uint64_t rows, const Words& x, std::uint64_t first,
                        std::uint64_t len, std::uint64_t v, bool subtract) {
-  const std::uint64_t wpc = words_for_bits(rows);
+  const std::uint64_t wpc = wordsForBits(rows);
   const std::uint64_t mask = len == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1;
   for (std::uint64_t i = 0; i < rows; ++i) {
-    if (!bit_of(x, i)) continue;
-    const std::uint64_t f = field_value(t, rows, first, len, i);
+    if (!bitOf(x, i)) continue;
+    const std::uint64_t f = fieldValue(t, rows, first, len, i);
     const std::uint64_t r = (subtract ? f - v : f + v) & mask;
     for (std::uint64_t q = 0; q < len; ++q) {  // q = 0: the most significant column
       std::uint64_t& e = t[(first + q) * wpc + i / 64];
@@ -1008,40 +1008,40 @@ Words add_field_oracle(Words t, std::uint64_t rows, const Words& x, std::uint64_
 }
 
 // A word of len bits (bit 0 most significant) holding the number v (len <= 64).
-Words word_of(std::uint64_t v, std::uint64_t len) {
-  Words w(words_for_bits(len), 0);
+Words wordOf(std::uint64_t v, std::uint64_t len) {
+  Words w(wordsForBits(len), 0);
   for (std::uint64_t q = 0; q < len; ++q)
     if ((v >> (len - 1 - q)) & 1) w[q / 64] |= std::uint64_t{1} << (q % 64);
   return w;
 }
 
 // The number in a word of len <= 64 bits (bit 0 most significant).
-std::uint64_t word_value(const Words& w, std::uint64_t len) {
+std::uint64_t wordValue(const Words& w, std::uint64_t len) {
   std::uint64_t v = 0;
-  for (std::uint64_t q = 0; q < len; ++q) v = (v << 1) | (bit_of(w, q) ? 1 : 0);
+  for (std::uint64_t q = 0; q < len; ++q) v = (v << 1) | (bitOf(w, q) ? 1 : 0);
   return v;
 }
 
 // Rows drawn from `distinct` random rows (many ties when distinct is small), column-major.
-Words tied_table(std::mt19937_64& rng, std::uint64_t rows, std::uint64_t cols,
+Words tiedTable(std::mt19937_64& rng, std::uint64_t rows, std::uint64_t cols,
                  std::uint64_t distinct) {
-  std::vector<Words> protos(distinct, Words(words_for_bits(cols), 0));
+  std::vector<Words> protos(distinct, Words(wordsForBits(cols), 0));
   for (Words& p : protos)
     for (std::uint64_t j = 0; j < cols; ++j)
       if (rng() & 1) p[j / 64] |= std::uint64_t{1} << (j % 64);
-  const std::uint64_t wpc = words_for_bits(rows);
+  const std::uint64_t wpc = wordsForBits(rows);
   Words t(cols * wpc, 0);
   for (std::uint64_t i = 0; i < rows; ++i) {
     const Words& p = protos[rng() % distinct];
     for (std::uint64_t j = 0; j < cols; ++j)
-      if (bit_of(p, j)) t[j * wpc + i / 64] |= std::uint64_t{1} << (i % 64);
+      if (bitOf(p, j)) t[j * wpc + i / 64] |= std::uint64_t{1} << (i % 64);
   }
   return t;
 }
 
 // Row counts: every n mod 64 class and the one-block sizes (1..130, 100,000 rows: 1563 elements a
 // column), the last one-block size (8192 elements) and beyond it, where every column is a launch.
-std::vector<std::uint64_t> field_rows() {
+std::vector<std::uint64_t> fieldRows() {
   std::vector<std::uint64_t> v;
   if (std::getenv("STAR_DIFF_QUICK")) return {1, 63, 64, 65, 130, 100000, 524289};
   for (std::uint64_t n = 1; n <= 130; ++n) v.push_back(n);
@@ -1052,7 +1052,7 @@ std::vector<std::uint64_t> field_rows() {
 
 // [first, first + len) choices for a table of `cols` columns: the whole row, the first and the
 // last column, an empty field, and random ones.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> fields_of(std::mt19937_64& rng,
+std::vector<std::pair<std::uint64_t, std::uint64_t>> fieldsOf(std::mt19937_64& rng,
                                                                std::uint64_t cols) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> f = {
       {0, cols}, {0, 1}, {cols - 1, 1}, {rng() % cols, 0}};
@@ -1065,7 +1065,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> fields_of(std::mt19937_64& 
 
 TEST_F(CudaDifferentialTest, ExtremeRows) {
   const Pair z = bits();
-  for (std::uint64_t rows : field_rows()) {
+  for (std::uint64_t rows : fieldRows()) {
     // Wide tables (fields beyond 64 bits) where they are cheap; many ties in every other table.
     const std::uint64_t cols = rows <= 130 ? 1 + below(rows % 3 == 0 ? 140 : 70) : 3 + below(30);
     const bool ties = rows % 2 == 0;
@@ -1074,31 +1074,31 @@ TEST_F(CudaDifferentialTest, ExtremeRows) {
     Pair tt;
     if (ties) {
       tt = table();
-      const Words tw = tied_table(rng_, rows, cols, 1 + below(4));
-      cpu_->write_table(tt.cpu, rows, cols, tw.data());
-      gpu_->write_table(tt.gpu, rows, cols, tw.data());
+      const Words tw = tiedTable(rng_, rows, cols, 1 + below(4));
+      cpu_->writeTable(tt.cpu, rows, cols, tw.data());
+      gpu_->writeTable(tt.gpu, rows, cols, tw.data());
     } else {
       tt = table(rows, cols);
     }
     Words host;
-    cpu_->read_table(tt.cpu, host);
+    cpu_->readTable(tt.cpu, host);
     for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Sparse}) {
       const Pair x = bits(rows, px);
       Words xw;
-      cpu_->read_bits(x.cpu, xw);
-      for (auto [first, len] : fields_of(rng_, cols)) {
+      cpu_->readBits(x.cpu, xw);
+      for (auto [first, len] : fieldsOf(rng_, cols)) {
         for (bool max : {false, true}) {
           SCOPED_TRACE("x pattern " + std::to_string(static_cast<int>(px)) + ", field " +
                        std::to_string(first) + "+" + std::to_string(len) +
                        (max ? ", max" : ", min"));
           both([&](Backend& b, auto h) {
-            ASSERT_TRUE(b.extreme_rows(h(tt), h(x), first, len, max, h(z)));
+            ASSERT_TRUE(b.extremeRows(h(tt), h(x), first, len, max, h(z)));
           });
           ASSERT_TRUE(same(z));
           if (len <= 64 && rows <= 100000) {
             Words g;
-            gpu_->read_bits(z.gpu, g);
-            ASSERT_TRUE(same_words(extreme_oracle(host, rows, xw, first, len, max), g));
+            gpu_->readBits(z.gpu, g);
+            ASSERT_TRUE(sameWords(extremeOracle(host, rows, xw, first, len, max), g));
           }
         }
       }
@@ -1114,29 +1114,29 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     SCOPED_TRACE("rows " + std::to_string(rows));
     const std::uint64_t cols = 12;
     // Every row equal: the whole of x is extreme. Columns alternate all 0 and all 1.
-    Words same_rows(cols * words_for_bits(rows), 0);
-    const std::uint64_t wpc = words_for_bits(rows);
+    Words sameRows(cols * wordsForBits(rows), 0);
+    const std::uint64_t wpc = wordsForBits(rows);
     for (std::uint64_t j = 1; j < cols; j += 2)
-      for (std::uint64_t e = 0; e < wpc; ++e) same_rows[j * wpc + e] = ~std::uint64_t{0};
-    for (std::uint64_t j = 0; j < cols; ++j) same_rows[j * wpc + wpc - 1] &= tail_mask(rows);
+      for (std::uint64_t e = 0; e < wpc; ++e) sameRows[j * wpc + e] = ~std::uint64_t{0};
+    for (std::uint64_t j = 0; j < cols; ++j) sameRows[j * wpc + wpc - 1] &= tailMask(rows);
     const Pair t = table();
-    cpu_->write_table(t.cpu, rows, cols, same_rows.data());
-    gpu_->write_table(t.gpu, rows, cols, same_rows.data());
+    cpu_->writeTable(t.cpu, rows, cols, sameRows.data());
+    gpu_->writeTable(t.gpu, rows, cols, sameRows.data());
     const Pair x = bits(rows, Pattern::Half);
     const Pair z = bits(3, Pattern::Ones);  // a stale shape: z takes rows(t)
     Words xw;
-    gpu_->read_bits(x.gpu, xw);
+    gpu_->readBits(x.gpu, xw);
     for (bool max : {false, true}) {
       both(
-          [&](Backend& b, auto h) { ASSERT_TRUE(b.extreme_rows(h(t), h(x), 0, cols, max, h(z))); });
+          [&](Backend& b, auto h) { ASSERT_TRUE(b.extremeRows(h(t), h(x), 0, cols, max, h(z))); });
       ASSERT_TRUE(same(z));
       Words g;
-      gpu_->read_bits(z.gpu, g);
-      EXPECT_TRUE(same_words(xw, g)) << "all rows equal: z must be x";
+      gpu_->readBits(z.gpu, g);
+      EXPECT_TRUE(sameWords(xw, g)) << "all rows equal: z must be x";
     }
     // An empty x gives an empty z.
     const Pair none = bits(rows, Pattern::Zero);
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.extreme_rows(h(t), h(none), 2, 5, true, h(z))); });
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.extremeRows(h(t), h(none), 2, 5, true, h(z))); });
     ASSERT_TRUE(same(z));
     EXPECT_EQ(gpu_->count(z.gpu), 0u);
     // x aliasing z, several searches queued before a read: each narrows the last one's result
@@ -1144,9 +1144,9 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     const Pair r = table(rows, cols);
     const Pair y = bits(rows, Pattern::Ones);
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.extreme_rows(h(r), h(y), 0, 4, true, h(y)));
-      ASSERT_TRUE(b.extreme_rows(h(r), h(y), 4, 8, false, h(y)));
-      ASSERT_TRUE(b.extreme_rows(h(r), h(y), 11, 1, true, h(y)));
+      ASSERT_TRUE(b.extremeRows(h(r), h(y), 0, 4, true, h(y)));
+      ASSERT_TRUE(b.extremeRows(h(r), h(y), 4, 8, false, h(y)));
+      ASSERT_TRUE(b.extremeRows(h(r), h(y), 11, 1, true, h(y)));
     });
     ASSERT_TRUE(same(y));
     EXPECT_GT(gpu_->count(y.gpu), 0u);
@@ -1157,23 +1157,23 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
   const Pair x0 = bits();
   const Pair z0 = bits(10, Pattern::Ones);
   both([&](Backend& b, auto h) {
-    b.resize_table(h(t0), 0, 4);
-    ASSERT_TRUE(b.extreme_rows(h(t0), h(x0), 0, 4, false, h(z0)));
+    b.resizeTable(h(t0), 0, 4);
+    ASSERT_TRUE(b.extremeRows(h(t0), h(x0), 0, 4, false, h(z0)));
   });
   ASSERT_TRUE(same(z0));
   EXPECT_EQ(gpu_->length(z0.gpu), 0u);
 }
 
 TEST_F(CudaDifferentialTest, AddField) {
-  for (std::uint64_t rows : field_rows()) {
+  for (std::uint64_t rows : fieldRows()) {
     const std::uint64_t cols = rows <= 130 ? 1 + below(rows % 3 == 0 ? 140 : 70) : 3 + below(30);
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
     const Pair t = table(rows, cols);
     for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Single}) {
       const Pair x = bits(rows, px);
       Words xw;
-      cpu_->read_bits(x.cpu, xw);
-      for (auto [first, len] : fields_of(rng_, cols)) {
+      cpu_->readBits(x.cpu, xw);
+      for (auto [first, len] : fieldsOf(rng_, cols)) {
         if (len == 0) continue;  // the VM runs the body for an empty v
         for (bool subtract : {false, true}) {
           // All ones and a lone least significant 1 carry (borrow) through the whole field.
@@ -1184,19 +1184,19 @@ TEST_F(CudaDifferentialTest, AddField) {
                        (subtract ? ", subtract" : ", add") + ", v pattern " + std::to_string(kind));
           const Pair v = bits(len, pv);
           Words before;
-          cpu_->read_table(t.cpu, before);
+          cpu_->readTable(t.cpu, before);
           both([&](Backend& b, auto h) {
-            ASSERT_TRUE(b.add_field(h(t), h(x), first, h(v), subtract));
+            ASSERT_TRUE(b.addField(h(t), h(x), first, h(v), subtract));
           });
-          ASSERT_TRUE(same_table(t));
+          ASSERT_TRUE(sameTable(t));
           if (len <= 64 && rows <= 100000) {
             Words vw;
-            cpu_->read_bits(v.cpu, vw);
-            const std::uint64_t vn = word_value(vw, len);
+            cpu_->readBits(v.cpu, vw);
+            const std::uint64_t vn = wordValue(vw, len);
             Words g;
-            gpu_->read_table(t.gpu, g);
+            gpu_->readTable(t.gpu, g);
             ASSERT_TRUE(
-                same_words(add_field_oracle(before, rows, xw, first, len, vn, subtract), g));
+                sameWords(addFieldOracle(before, rows, xw, first, len, vn, subtract), g));
           }
           destroy(v);
         }
@@ -1213,39 +1213,39 @@ TEST_F(CudaDifferentialTest, AddFieldSpecialCases) {
     const std::uint64_t cols = 150;  // fields of more than two elements of v
     const Pair t = table(rows, cols);
     Words original;
-    cpu_->read_table(t.cpu, original);
+    cpu_->readTable(t.cpu, original);
     const Pair x = bits(rows, Pattern::Half);
     const Pair none = bits(rows, Pattern::Zero);
     const Pair v = bits(130, Pattern::Half);
     const Pair one = bits();
-    write(one, 7, word_of(1, 7));
+    write(one, 7, wordOf(1, 7));
     // Queued without a read: add, add, subtract twice gives the table back; an empty x changes
     // nothing; a field at the very end of the row.
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), false));
-      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), false));
-      ASSERT_TRUE(b.add_field(h(t), h(none), 0, h(v), true));
-      ASSERT_TRUE(b.add_field(h(t), h(x), cols - 7, h(one), true));
+      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), false));
+      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), false));
+      ASSERT_TRUE(b.addField(h(t), h(none), 0, h(v), true));
+      ASSERT_TRUE(b.addField(h(t), h(x), cols - 7, h(one), true));
     });
-    ASSERT_TRUE(same_table(t));
+    ASSERT_TRUE(sameTable(t));
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), true));
-      ASSERT_TRUE(b.add_field(h(t), h(x), cols - 7, h(one), false));
-      ASSERT_TRUE(b.add_field(h(t), h(x), 20, h(v), true));
+      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), true));
+      ASSERT_TRUE(b.addField(h(t), h(x), cols - 7, h(one), false));
+      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), true));
     });
-    ASSERT_TRUE(same_table(t));
+    ASSERT_TRUE(sameTable(t));
     Words g;
-    gpu_->read_table(t.gpu, g);
-    EXPECT_TRUE(same_words(original, g)) << "adding and subtracting v must give the table back";
+    gpu_->readTable(t.gpu, g);
+    EXPECT_TRUE(sameWords(original, g)) << "adding and subtracting v must give the table back";
     // The extreme search over a field the addition just changed, queued behind it.
     const Pair z = bits();
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.add_field(h(t), h(x), 0, h(v), false));
-      ASSERT_TRUE(b.extreme_rows(h(t), h(x), 0, 130, true, h(z)));
-      ASSERT_TRUE(b.add_field(h(t), h(z), 0, h(one), true));
+      ASSERT_TRUE(b.addField(h(t), h(x), 0, h(v), false));
+      ASSERT_TRUE(b.extremeRows(h(t), h(x), 0, 130, true, h(z)));
+      ASSERT_TRUE(b.addField(h(t), h(z), 0, h(one), true));
     });
     ASSERT_TRUE(same(z));
-    ASSERT_TRUE(same_table(t));
+    ASSERT_TRUE(sameTable(t));
     for (Pair p : {t, x, none, v, one, z}) destroy(p);
   }
 }

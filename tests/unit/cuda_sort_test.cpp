@@ -1,5 +1,5 @@
-// The unit sort on the GPU: Backend::sort_rows / segsort_rows of the CUDA backend
-// (runtime-cuda/kernels/RowSort.cu, RowSortSmall.cu) and the array entry point segmented_sort_pairs
+// The unit sort on the GPU: Backend::sortRows / segsortRows of the CUDA backend
+// (runtime-cuda/kernels/RowSort.cu, RowSortSmall.cu) and the array entry point segmentedSortPairs
 // (SegmentedSort.cu), against a host oracle written here: std::stable_sort of each group's marked
 // rows with a comparator that reads the key field as its kind says (unsigned; two's complement;
 // IEEE totalOrder by sign, then magnitude), reversed when descending, the k-th marked position of
@@ -37,18 +37,18 @@ using Words = std::vector<std::uint64_t>;
 
 // ---- the oracle's reading of a key field ------------------------------------------------------
 
-std::uint64_t low_mask(std::uint64_t len) {
+std::uint64_t lowMask(std::uint64_t len) {
   return len >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1;
 }
 
-std::int64_t sign_extend(std::uint64_t field, std::uint64_t len) {
+std::int64_t signExtend(std::uint64_t field, std::uint64_t len) {
   if (len == 64) return static_cast<std::int64_t>(field);
   const unsigned shift = static_cast<unsigned>(64 - len);
   return static_cast<std::int64_t>(field << shift) >> shift;
 }
 
 // IEEE totalOrder on bit patterns of len bits: negatives first, each side by magnitude.
-bool float_less(std::uint64_t a, std::uint64_t b, std::uint64_t len) {
+bool floatLess(std::uint64_t a, std::uint64_t b, std::uint64_t len) {
   const std::uint64_t sign = std::uint64_t{1} << (len - 1);
   const bool neg_a = (a & sign) != 0;
   const bool neg_b = (b & sign) != 0;
@@ -56,14 +56,14 @@ bool float_less(std::uint64_t a, std::uint64_t b, std::uint64_t len) {
   return neg_a ? a > b : a < b;
 }
 
-bool key_less(std::uint64_t a, std::uint64_t b, std::uint64_t len, KeyKind kind) {
+bool keyLess(std::uint64_t a, std::uint64_t b, std::uint64_t len, KeyKind kind) {
   switch (kind) {
     case KeyKind::Unsigned:
       return a < b;
     case KeyKind::Signed:
-      return sign_extend(a, len) < sign_extend(b, len);
+      return signExtend(a, len) < signExtend(b, len);
     case KeyKind::Float:
-      return float_less(a, b, len);
+      return floatLess(a, b, len);
   }
   return false;
 }
@@ -71,26 +71,26 @@ bool key_less(std::uint64_t a, std::uint64_t b, std::uint64_t len, KeyKind kind)
 // ---- host tables
 // ----------------------------------------------------------------------------------
 
-bool bit_of(const Words& v, std::uint64_t i) {
+bool bitOf(const Words& v, std::uint64_t i) {
   return (v[i / 64] >> (i % 64)) & 1;
 }
 
-void put_bit(Words& v, std::uint64_t i, bool b) {
+void putBit(Words& v, std::uint64_t i, bool b) {
   const std::uint64_t m = std::uint64_t{1} << (i % 64);
   v[i / 64] = b ? v[i / 64] | m : v[i / 64] & ~m;
 }
 
 struct HostTable {
   std::uint64_t rows = 0, cols = 0;
-  Words words;  // column-major, as Backend::read_table
+  Words words;  // column-major, as Backend::readTable
 
-  HostTable(std::uint64_t r, std::uint64_t c) : rows(r), cols(c), words(c * words_for_bits(r)) {}
-  std::uint64_t per_col() const { return words_for_bits(rows); }
+  HostTable(std::uint64_t r, std::uint64_t c) : rows(r), cols(c), words(c * wordsForBits(r)) {}
+  std::uint64_t perCol() const { return wordsForBits(rows); }
   bool get(std::uint64_t r, std::uint64_t c) const {
-    return (words[c * per_col() + r / 64] >> (r % 64)) & 1;
+    return (words[c * perCol() + r / 64] >> (r % 64)) & 1;
   }
   void set(std::uint64_t r, std::uint64_t c, bool b) {
-    std::uint64_t& w = words[c * per_col() + r / 64];
+    std::uint64_t& w = words[c * perCol() + r / 64];
     const std::uint64_t m = std::uint64_t{1} << (r % 64);
     w = b ? w | m : w & ~m;
   }
@@ -100,7 +100,7 @@ struct HostTable {
     for (std::uint64_t j = 0; j < len; ++j) f = (f << 1) | (get(r, first + j) ? 1 : 0);
     return f;
   }
-  void set_field(std::uint64_t r, std::uint64_t first, std::uint64_t len, std::uint64_t f) {
+  void setField(std::uint64_t r, std::uint64_t first, std::uint64_t len, std::uint64_t f) {
     for (std::uint64_t j = 0; j < len; ++j) set(r, first + j, (f >> (len - 1 - j)) & 1);
   }
 };
@@ -115,8 +115,8 @@ HostTable oracle(const HostTable& t, const Words& x, const Words* heads, std::ui
   auto flush = [&] {
     std::vector<std::uint64_t> sorted = group;
     std::stable_sort(sorted.begin(), sorted.end(), [&](std::uint64_t a, std::uint64_t b) {
-      return descending ? key_less(keys[b], keys[a], len, kind)
-                        : key_less(keys[a], keys[b], len, kind);
+      return descending ? keyLess(keys[b], keys[a], len, kind)
+                        : keyLess(keys[a], keys[b], len, kind);
     });
     for (std::size_t i = 0; i < group.size(); ++i) {
       if (sorted[i] == group[i]) continue;
@@ -125,8 +125,8 @@ HostTable oracle(const HostTable& t, const Words& x, const Words* heads, std::ui
     group.clear();
   };
   for (std::uint64_t r = 0; r < t.rows; ++r) {
-    if (r > 0 && heads != nullptr && bit_of(*heads, r)) flush();
-    if (!bit_of(x, r)) continue;
+    if (r > 0 && heads != nullptr && bitOf(*heads, r)) flush();
+    if (!bitOf(x, r)) continue;
     keys[r] = t.field(r, first, len);
     group.push_back(r);
   }
@@ -134,16 +134,16 @@ HostTable oracle(const HostTable& t, const Words& x, const Words* heads, std::ui
   return out;
 }
 
-::testing::AssertionResult same_table(const HostTable& want, const HostTable& got) {
+::testing::AssertionResult sameTable(const HostTable& want, const HostTable& got) {
   if (want.words.size() != got.words.size()) {
     return ::testing::AssertionFailure()
            << "size " << got.words.size() << ", expected " << want.words.size();
   }
   for (std::size_t i = 0; i < want.words.size(); ++i) {
     if (want.words[i] == got.words[i]) continue;
-    const std::uint64_t c = i / want.per_col();
+    const std::uint64_t c = i / want.perCol();
     const std::uint64_t r =
-        (i % want.per_col()) * 64 + std::countr_zero(want.words[i] ^ got.words[i]);
+        (i % want.perCol()) * 64 + std::countr_zero(want.words[i] ^ got.words[i]);
     return ::testing::AssertionFailure() << "first difference at row " << r << ", column " << c;
   }
   return ::testing::AssertionSuccess();
@@ -176,7 +176,7 @@ const char* name(KeyKind k) {
 }
 
 // Interesting floats of len 32 or 64 bits: zeros, infinities, NaNs, denormals, extremes, ones.
-std::vector<std::uint64_t> special_floats(std::uint64_t len) {
+std::vector<std::uint64_t> specialFloats(std::uint64_t len) {
   if (len == 32) {
     return {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
             0x7F800001, 0xFFFFFFFF, 0x00000001, 0x80000001, 0x7F7FFFFF, 0xFF7FFFFF,
@@ -217,12 +217,12 @@ class Inputs {
     for (auto& w : t.words) w = rng_();
     if (c.rows % 64 != 0) {
       for (std::uint64_t j = 0; j < c.cols; ++j) {
-        t.words[(j + 1) * t.per_col() - 1] &= low_mask(c.rows % 64);
+        t.words[(j + 1) * t.perCol() - 1] &= lowMask(c.rows % 64);
       }
     }
-    const std::uint64_t mask = low_mask(c.len);
+    const std::uint64_t mask = lowMask(c.len);
     const std::vector<std::uint64_t> specials =
-        c.kind == KeyKind::Float ? special_floats(c.len) : std::vector<std::uint64_t>{};
+        c.kind == KeyKind::Float ? specialFloats(c.len) : std::vector<std::uint64_t>{};
     const std::uint64_t few[] = {0, 1, mask, mask >> 1, (mask >> 1) + 1, 5 & mask};
     for (std::uint64_t r = 0; r < c.rows; ++r) {
       std::uint64_t f = 0;
@@ -245,13 +245,13 @@ class Inputs {
           f = below(3) == 0 ? rng_() & mask : specials[below(specials.size())];
           break;
       }
-      t.set_field(r, c.first, c.len, f);
+      t.setField(r, c.first, c.len, f);
     }
     return t;
   }
 
   Words marks(std::uint64_t rows, Marks m) {
-    Words x(words_for_bits(rows), 0);
+    Words x(wordsForBits(rows), 0);
     for (std::uint64_t r = 0; r < rows; ++r) {
       bool b = false;
       switch (m) {
@@ -268,27 +268,27 @@ class Inputs {
           b = below(50) == 0;
           break;
       }
-      put_bit(x, r, b);
+      putBit(x, r, b);
     }
     return x;
   }
 
   // Group starts (row 0 is one anyway); sizes drawn from the class.
   Words heads(std::uint64_t rows, Groups g) {
-    Words h(words_for_bits(rows), 0);
+    Words h(wordsForBits(rows), 0);
     if (g == Groups::One) return h;
     if (g == Groups::RandomHeads) {
-      for (std::uint64_t r = 0; r < rows; ++r) put_bit(h, r, below(8) == 0);
+      for (std::uint64_t r = 0; r < rows; ++r) putBit(h, r, below(8) == 0);
       return h;
     }
     for (std::uint64_t r = 0; r < rows;) {
-      put_bit(h, r, true);
-      r += group_size(g);
+      putBit(h, r, true);
+      r += groupSize(g);
     }
     return h;
   }
 
-  std::uint64_t group_size(Groups g) {
+  std::uint64_t groupSize(Groups g) {
     switch (g) {
       case Groups::Singles:
         return 1;
@@ -303,7 +303,7 @@ class Inputs {
       case Groups::Mixed: {
         const Groups classes[] = {Groups::Singles, Groups::Small, Groups::Small, Groups::Warp,
                                   Groups::Warp,    Groups::Block, Groups::Long};
-        return group_size(classes[below(std::size(classes))]);
+        return groupSize(classes[below(std::size(classes))]);
       }
       default:
         return 1;
@@ -339,24 +339,24 @@ TEST(SortBits, OrderTransformIsMonotoneAndInvertible) {
     for (KeyKind kind : {KeyKind::Unsigned, KeyKind::Signed, KeyKind::Float}) {
       if (kind == KeyKind::Float && len != 32 && len != 64) continue;
       for (bool descending : {false, true}) {
-        const cuda::KeyOrder o = cuda::make_key_order(len, kind, descending);
+        const cuda::KeyOrder o = cuda::makeKeyOrder(len, kind, descending);
         std::vector<std::uint64_t> v;
-        for (int i = 0; i < 300; ++i) v.push_back(rng() & low_mask(len));
+        for (int i = 0; i < 300; ++i) v.push_back(rng() & lowMask(len));
         for (std::uint64_t s :
-             {std::uint64_t{0}, low_mask(len), low_mask(len) >> 1, (low_mask(len) >> 1) + 1}) {
+             {std::uint64_t{0}, lowMask(len), lowMask(len) >> 1, (lowMask(len) >> 1) + 1}) {
           v.push_back(s);
         }
         if (kind == KeyKind::Float) {
-          for (std::uint64_t s : special_floats(len)) v.push_back(s);
+          for (std::uint64_t s : specialFloats(len)) v.push_back(s);
         }
         for (std::uint64_t a : v) {
-          const std::uint64_t ka = cuda::to_order(a, o);
-          ASSERT_EQ(ka & ~low_mask(len), 0u);
-          ASSERT_EQ(cuda::from_order(ka, o), a);
+          const std::uint64_t ka = cuda::toOrder(a, o);
+          ASSERT_EQ(ka & ~lowMask(len), 0u);
+          ASSERT_EQ(cuda::fromOrder(ka, o), a);
           for (int i = 0; i < 20; ++i) {
             const std::uint64_t b = v[rng() % v.size()];
-            const bool less = descending ? key_less(b, a, len, kind) : key_less(a, b, len, kind);
-            ASSERT_EQ(ka < cuda::to_order(b, o), less)
+            const bool less = descending ? keyLess(b, a, len, kind) : keyLess(a, b, len, kind);
+            ASSERT_EQ(ka < cuda::toOrder(b, o), less)
                 << name(kind) << " len " << len << " a " << a << " b " << b;
           }
         }
@@ -369,8 +369,8 @@ TEST(SortBits, KeyTilesRoundTrip) {
   std::mt19937_64 rng(13);
   for (std::uint64_t len = 1; len <= 64; ++len) {
     for (int i = 0; i < 50; ++i) {
-      const std::uint64_t f = rng() & low_mask(len);
-      const std::uint64_t tiles = cuda::tiles_from_key(f, len);
+      const std::uint64_t f = rng() & lowMask(len);
+      const std::uint64_t tiles = cuda::tilesFromKey(f, len);
       // Bit j of the tiles is logical column j: the field's bit len - 1 - j.
       for (std::uint64_t j = 0; j < 64; ++j) {
         const std::uint64_t want = j < len ? (f >> (len - 1 - j)) & 1 : 0;
@@ -378,7 +378,7 @@ TEST(SortBits, KeyTilesRoundTrip) {
       }
       const auto lo = static_cast<std::uint32_t>(tiles);
       const auto hi = static_cast<std::uint32_t>(tiles >> 32);
-      ASSERT_EQ(cuda::key_from_tiles(lo, hi, len), f) << "len " << len;
+      ASSERT_EQ(cuda::keyFromTiles(lo, hi, len), f) << "len " << len;
     }
   }
 }
@@ -389,7 +389,7 @@ TEST(SortBits, LogicalColumnsAreAPermutation) {
       for (std::uint64_t len = 1; first + len <= cols && len <= 64; len += 7) {
         std::vector<bool> seen(cols);
         for (std::uint64_t c = 0; c < cols; ++c) {
-          const std::uint64_t p = cuda::physical_column(c, first, len);
+          const std::uint64_t p = cuda::physicalColumn(c, first, len);
           ASSERT_LT(p, cols);
           ASSERT_FALSE(seen[p]);
           seen[p] = true;
@@ -400,7 +400,7 @@ TEST(SortBits, LogicalColumnsAreAPermutation) {
         // The other columns keep their order.
         std::uint64_t previous = 0;
         for (std::uint64_t c = len; c < cols; ++c) {
-          const std::uint64_t p = cuda::physical_column(c, first, len);
+          const std::uint64_t p = cuda::physicalColumn(c, first, len);
           if (c > len) {
             ASSERT_GT(p, previous);
           }
@@ -419,7 +419,7 @@ class CudaSortTest : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
-    gpu_ = make_cuda_backend();
+    gpu_ = makeCudaBackend();
   }
 
   // Sorts t on the GPU (SEGSORT when heads is given) and returns the table read back; x and heads
@@ -427,25 +427,25 @@ class CudaSortTest : public ::testing::Test {
   HostTable run(const HostTable& t, const Words& x, const Words* heads, std::uint64_t first,
                 std::uint64_t len, KeyKind kind, bool descending, bool heads_is_x = false) {
     Backend& b = *gpu_;
-    const Handle th = b.create_table();
-    const Handle xh = b.create_bits();
-    b.write_table(th, t.rows, t.cols, t.words.data());
-    b.write_bits(xh, t.rows, x.data());
+    const Handle th = b.createTable();
+    const Handle xh = b.createBits();
+    b.writeTable(th, t.rows, t.cols, t.words.data());
+    b.writeBits(xh, t.rows, x.data());
     Handle hh = kNoHandle;
     if (heads != nullptr) {
-      hh = heads_is_x ? xh : b.create_bits();
-      if (!heads_is_x) b.write_bits(hh, t.rows, heads->data());
+      hh = heads_is_x ? xh : b.createBits();
+      if (!heads_is_x) b.writeBits(hh, t.rows, heads->data());
     }
-    const bool native = heads != nullptr ? b.segsort_rows(th, xh, hh, first, len, kind, descending)
-                                         : b.sort_rows(th, xh, first, len, kind, descending);
+    const bool native = heads != nullptr ? b.segsortRows(th, xh, hh, first, len, kind, descending)
+                                         : b.sortRows(th, xh, first, len, kind, descending);
     EXPECT_TRUE(native) << "the CUDA backend declined";
     HostTable out(t.rows, t.cols);
-    b.read_table(th, out.words);
+    b.readTable(th, out.words);
     Words back;
-    b.read_bits(xh, back);
+    b.readBits(xh, back);
     EXPECT_EQ(back, x) << "X changed";
     if (heads != nullptr && !heads_is_x) {
-      b.read_bits(hh, back);
+      b.readBits(hh, back);
       EXPECT_EQ(back, *heads) << "the heads changed";
       b.destroy(hh);
     }
@@ -463,7 +463,7 @@ class CudaSortTest : public ::testing::Test {
     const Words* h = c.groups == Groups::None ? nullptr : &heads;
     const HostTable want = oracle(t, x, h, c.first, c.len, c.kind, c.descending);
     const HostTable got = run(t, x, h, c.first, c.len, c.kind, c.descending);
-    EXPECT_TRUE(same_table(want, got));
+    EXPECT_TRUE(sameTable(want, got));
   }
 
   std::unique_ptr<Backend> gpu_;
@@ -478,7 +478,7 @@ constexpr Shape kShapes[] = {{1, 0, 1},    {8, 2, 5},    {32, 0, 32},   {64, 0, 
                              {64, 0, 32},  {60, 10, 20}, {96, 32, 32},  {40, 3, 33}, {70, 0, 64},
                              {64, 10, 33}, {110, 5, 50}, {100, 50, 20}, {150, 1, 64}};
 
-KeyKind kind_for(std::uint64_t len, std::uint64_t pick) {
+KeyKind kindFor(std::uint64_t len, std::uint64_t pick) {
   if ((len == 32 || len == 64) && pick % 3 == 2) return KeyKind::Float;
   return pick % 2 == 0 ? KeyKind::Unsigned : KeyKind::Signed;
 }
@@ -497,7 +497,7 @@ TEST_F(CudaSortTest, SweepOfShapesAndSizes) {
                s.cols,
                s.first,
                s.len,
-               kind_for(s.len, pick()),
+               kindFor(s.len, pick()),
                pick() % 2 == 0,
                keys[pick() % std::size(keys)],
                marks[pick() % std::size(marks)],
@@ -560,9 +560,9 @@ TEST_F(CudaSortTest, EmptyControlSliceLeavesTheTableAlone) {
                false,  Keys::Random, Marks::None, Groups::None};
   const HostTable t = in.table(c);
   const Words x = in.marks(c.rows, Marks::None);
-  EXPECT_TRUE(same_table(t, run(t, x, nullptr, c.first, c.len, c.kind, false)));
+  EXPECT_TRUE(sameTable(t, run(t, x, nullptr, c.first, c.len, c.kind, false)));
   const Words heads = in.heads(c.rows, Groups::Small);
-  EXPECT_TRUE(same_table(t, run(t, x, &heads, c.first, c.len, c.kind, false)));
+  EXPECT_TRUE(sameTable(t, run(t, x, &heads, c.first, c.len, c.kind, false)));
 }
 
 TEST_F(CudaSortTest, GroupsOfEverySizeClass) {
@@ -611,7 +611,7 @@ TEST_F(CudaSortTest, HeadsMayBeTheControlSlice) {
     const HostTable t = in.table(c);
     const Words x = in.marks(rows, Marks::Half);
     const HostTable want = oracle(t, x, &x, 0, 24, KeyKind::Unsigned, false);
-    EXPECT_TRUE(same_table(want, run(t, x, &x, 0, 24, KeyKind::Unsigned, false, true)))
+    EXPECT_TRUE(sameTable(want, run(t, x, &x, 0, 24, KeyKind::Unsigned, false, true)))
         << "rows " << rows;
   }
 }
@@ -627,15 +627,15 @@ TEST_F(CudaSortTest, QueuedSortsRunInOrder) {
     const HostTable want = oracle(oracle(t, x, nullptr, 0, 16, KeyKind::Unsigned, false), x,
                                   nullptr, 16, 32, KeyKind::Signed, true);
     Backend& b = *gpu_;
-    const Handle th = b.create_table();
-    const Handle xh = b.create_bits();
-    b.write_table(th, rows, c.cols, t.words.data());
-    b.write_bits(xh, rows, x.data());
-    EXPECT_TRUE(b.sort_rows(th, xh, 0, 16, KeyKind::Unsigned, false));
-    EXPECT_TRUE(b.sort_rows(th, xh, 16, 32, KeyKind::Signed, true));
+    const Handle th = b.createTable();
+    const Handle xh = b.createBits();
+    b.writeTable(th, rows, c.cols, t.words.data());
+    b.writeBits(xh, rows, x.data());
+    EXPECT_TRUE(b.sortRows(th, xh, 0, 16, KeyKind::Unsigned, false));
+    EXPECT_TRUE(b.sortRows(th, xh, 16, 32, KeyKind::Signed, true));
     HostTable got(rows, c.cols);
-    b.read_table(th, got.words);
-    EXPECT_TRUE(same_table(want, got)) << "rows " << rows;
+    b.readTable(th, got.words);
+    EXPECT_TRUE(sameTable(want, got)) << "rows " << rows;
     b.destroy(xh);
     b.destroy(th);
   }
@@ -669,7 +669,7 @@ class DeviceArray {
 };
 
 template <class T>
-std::uint64_t bits_of(T v) {
+std::uint64_t bitsOf(T v) {
   if constexpr (sizeof(T) == 4) {
     return std::bit_cast<std::uint32_t>(v);
   } else {
@@ -679,10 +679,10 @@ std::uint64_t bits_of(T v) {
 
 // The array entry point orders floats as CUB's radix sorts do: totalOrder with -0 equal to +0.
 template <class Key>
-bool array_key_less(Key a, Key b) {
+bool arrayKeyLess(Key a, Key b) {
   if constexpr (std::is_same_v<Key, float>) {
     auto zero = [](std::uint64_t bits) { return bits == 0x80000000u ? 0 : bits; };
-    return float_less(zero(bits_of(a)), zero(bits_of(b)), 32);
+    return floatLess(zero(bitsOf(a)), zero(bitsOf(b)), 32);
   } else {
     return a < b;
   }
@@ -706,7 +706,7 @@ class CudaSegmentedArrayTest : public ::testing::Test {
     const std::uint64_t n = offsets.back() + tail;
     std::vector<Key> keys(n);
     std::vector<Value> values(n);
-    const std::vector<std::uint64_t> specials = special_floats(32);
+    const std::vector<std::uint64_t> specials = specialFloats(32);
     for (std::uint64_t i = 0; i < n; ++i) {
       if constexpr (std::is_same_v<Key, float>) {
         const std::uint32_t b =
@@ -719,11 +719,11 @@ class CudaSegmentedArrayTest : public ::testing::Test {
       values[i] = static_cast<Value>(i * 3 + 1);
     }
     // Outputs start as a pattern that positions outside the segments must keep.
-    std::vector<Key> key_fill(n);
-    std::vector<Value> value_fill(n, static_cast<Value>(0xABABABABABABABABull));
-    std::memset(key_fill.data(), 0xCD, n * sizeof(Key));
-    DeviceArray<Key> dk(keys), dk_out(key_fill);
-    DeviceArray<Value> dv(values), dv_out(value_fill);
+    std::vector<Key> keyFill(n);
+    std::vector<Value> valueFill(n, static_cast<Value>(0xABABABABABABABABull));
+    std::memset(keyFill.data(), 0xCD, n * sizeof(Key));
+    DeviceArray<Key> dk(keys), dkOut(keyFill);
+    DeviceArray<Value> dv(values), dvOut(valueFill);
     DeviceArray<std::uint32_t> doff(offsets);
     const std::vector<std::uint32_t> count{static_cast<std::uint32_t>(sizes.size())};
     DeviceArray<std::uint32_t> dcount(count);
@@ -732,20 +732,20 @@ class CudaSegmentedArrayTest : public ::testing::Test {
     std::vector<std::uint32_t> padded = offsets;
     padded.resize(host_segments + 1, offsets.back());
     DeviceArray<std::uint32_t> dpadded(padded);
-    cuda::segmented_sort_pairs<Key, Value>(*ctx_, dk.get(), dk_out.get(), dv.get(), dv_out.get(), n,
+    cuda::segmentedSortPairs<Key, Value>(*ctx_, dk.get(), dkOut.get(), dv.get(), dvOut.get(), n,
                                            host_segments, device_count ? dpadded.get() : doff.get(),
                                            device_count ? dcount.get() : nullptr, max_segment);
     ctx_->synchronize();
-    const std::vector<Key> got_keys = dk_out.read();
-    const std::vector<Value> got_values = dv_out.read();
+    const std::vector<Key> got_keys = dkOut.read();
+    const std::vector<Value> got_values = dvOut.read();
 
-    std::vector<Key> want_keys = key_fill;
-    std::vector<Value> want_values = value_fill;
+    std::vector<Key> want_keys = keyFill;
+    std::vector<Value> want_values = valueFill;
     for (std::size_t s = 0; s < sizes.size(); ++s) {
       std::vector<std::uint64_t> idx(sizes[s]);
       std::iota(idx.begin(), idx.end(), offsets[s]);
       std::stable_sort(idx.begin(), idx.end(), [&](std::uint64_t a, std::uint64_t b) {
-        return array_key_less(keys[a], keys[b]);
+        return arrayKeyLess(keys[a], keys[b]);
       });
       for (std::size_t i = 0; i < idx.size(); ++i) {
         want_keys[offsets[s] + i] = keys[idx[i]];
@@ -753,7 +753,7 @@ class CudaSegmentedArrayTest : public ::testing::Test {
       }
     }
     for (std::uint64_t i = 0; i < n; ++i) {
-      ASSERT_EQ(bits_of(got_keys[i]), bits_of(want_keys[i])) << "key at " << i << " of " << n;
+      ASSERT_EQ(bitsOf(got_keys[i]), bitsOf(want_keys[i])) << "key at " << i << " of " << n;
       ASSERT_EQ(got_values[i], want_values[i]) << "value at " << i << " of " << n;
     }
   }

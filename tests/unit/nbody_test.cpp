@@ -43,7 +43,7 @@ using star::NBodySystem;
 
 // Pair coefficients from per-type charges (c0 = q_a q_b), one repulsion length c1 and one
 // exponent c2 for all pairs.
-void set_ionic(NBodySystem& s, const std::vector<double>& charge, double c1, double c2) {
+void setIonic(NBodySystem& s, const std::vector<double>& charge, double c1, double c2) {
   const std::size_t nt = charge.size();
   s.ntypes = static_cast<std::uint32_t>(nt);
   s.c0.assign(nt * nt, 0.0);
@@ -55,7 +55,7 @@ void set_ionic(NBodySystem& s, const std::vector<double>& charge, double c1, dou
 
 // n particles of random types, uniform in a cube whose side gives a mean spacing `spacing`, no
 // two closer than `closest`; velocities uniform in [-vmax, vmax].
-NBodySystem random_system(std::mt19937_64& rng, std::size_t n, std::uint32_t ntypes,
+NBodySystem randomSystem(std::mt19937_64& rng, std::size_t n, std::uint32_t ntypes,
                           double spacing = 2.5, double closest = 1.8, double vmax = 0.3) {
   NBodySystem s;
   s.n = n;
@@ -82,10 +82,10 @@ NBodySystem random_system(std::mt19937_64& rng, std::size_t n, std::uint32_t nty
   return s;
 }
 
-NBodySystem example_crystal(int cells) {
-  // Built in C++ (star::cpu::fluorite_crystal), independently of NB_CRYSTAL's Star code.
-  NBodySystem s = star::cpu::fluorite_crystal(cells, 5.5);
-  set_ionic(s, {2.0, -1.0}, 1.75, 12.0);
+NBodySystem exampleCrystal(int cells) {
+  // Built in C++ (star::cpu::fluoriteCrystal), independently of NB_CRYSTAL's Star code.
+  NBodySystem s = star::cpu::fluoriteCrystal(cells, 5.5);
+  setIonic(s, {2.0, -1.0}, 1.75, 12.0);
   return s;
 }
 
@@ -96,7 +96,7 @@ struct Vec {
 };
 
 // The force of j on i, and its magnitude (the documented formula, with std::pow).
-Vec pair_force(const NBodySystem& s, std::size_t i, std::size_t j) {
+Vec pairForce(const NBodySystem& s, std::size_t i, std::size_t j) {
   const double dx = s.x[i] - s.x[j], dy = s.y[i] - s.y[j], dz = s.z[i] - s.z[j];
   const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
   const std::size_t k = s.type[i] * s.ntypes + s.type[j];
@@ -109,32 +109,32 @@ double norm(const Vec& v) {
 }
 
 // S_i = sum over j of |F_ij|: the scale of the round-off in F_i.
-std::vector<double> pair_force_sums(const NBodySystem& s) {
+std::vector<double> pairForceSums(const NBodySystem& s) {
   std::vector<double> sum(s.n, 0.0);
   for (std::size_t i = 0; i < s.n; ++i)
     for (std::size_t j = 0; j < s.n; ++j)
-      if (j != i) sum[i] += norm(pair_force(s, i, j));
+      if (j != i) sum[i] += norm(pairForce(s, i, j));
   return sum;
 }
 
 // U(d) of pair type k (docs/STDLIB.md): c0 / d + (c1 / d)^c2 d^2 / (c2 - 2), or c0 / d - c1^2 ln d.
-double pair_potential(const NBodySystem& s, std::size_t k, double d) {
+double pairPotential(const NBodySystem& s, std::size_t k, double d) {
   if (s.c2[k] == 2.0) return s.c0[k] / d - s.c1[k] * s.c1[k] * std::log(d);
   return s.c0[k] / d + std::pow(s.c1[k] / d, s.c2[k]) * d * d / (s.c2[k] - 2.0);
 }
 
-double potential_energy(const NBodySystem& s) {
+double potentialEnergy(const NBodySystem& s) {
   double u = 0.0;
   for (std::size_t i = 0; i < s.n; ++i)
     for (std::size_t j = i + 1; j < s.n; ++j) {
       const double dx = s.x[i] - s.x[j], dy = s.y[i] - s.y[j], dz = s.z[i] - s.z[j];
-      u += pair_potential(s, s.type[i] * s.ntypes + s.type[j],
+      u += pairPotential(s, s.type[i] * s.ntypes + s.type[j],
                           std::sqrt(dx * dx + dy * dy + dz * dz));
     }
   return u;
 }
 
-double kinetic_energy(const NBodySystem& s) {
+double kineticEnergy(const NBodySystem& s) {
   double k = 0.0;
   for (std::size_t i = 0; i < s.n; ++i)
     k += 0.5 * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i] + s.vz[i] * s.vz[i]);
@@ -156,9 +156,9 @@ struct Forces {
   Vec at(std::size_t i) const { return {x[i], y[i], z[i]}; }
 };
 
-Forces forces_on(star::Backend& backend, const NBodySystem& s) {
+Forces forcesOn(star::Backend& backend, const NBodySystem& s) {
   Forces f;
-  EXPECT_TRUE(backend.nbody_forces(s, f.x, f.y, f.z)) << backend.name();
+  EXPECT_TRUE(backend.nbodyForces(s, f.x, f.y, f.z)) << backend.name();
   return f;
 }
 
@@ -166,7 +166,7 @@ Forces forces_on(star::Backend& backend, const NBodySystem& s) {
 
 class NBodyCpu : public ::testing::Test {
  protected:
-  std::unique_ptr<star::Backend> cpu = star::make_cpu_backend();
+  std::unique_ptr<star::Backend> cpu = star::makeCpuBackend();
   std::mt19937_64 rng{20261122};
 };
 
@@ -185,7 +185,7 @@ TEST_F(NBodyCpu, TwoBodiesMatchTheClosedForm) {
     s.c0 = {4.0, -2.0, -1.5, 1.0};  // deliberately not symmetric: each particle its own row
     s.c1 = {1.0, 1.75, 1.5, 1.0};
     s.c2 = {c2, c2, c2, c2};
-    const Forces f = forces_on(*cpu, s);
+    const Forces f = forcesOn(*cpu, s);
     const double d = 2.5;
     const double on0 = -(-2.0 / (d * d) + std::pow(1.75, c2) * std::pow(d, 1.0 - c2));
     const double on1 = -1.5 / (d * d) + std::pow(1.5, c2) * std::pow(d, 1.0 - c2);
@@ -199,9 +199,9 @@ TEST_F(NBodyCpu, TwoBodiesMatchTheClosedForm) {
 // F_i = -grad_i U (central differences of the potential computed here, step 1e-6).
 TEST_F(NBodyCpu, ForcesAreMinusTheGradientOfThePotential) {
   for (double c2 : {12.0, 9.5, 2.0}) {
-    NBodySystem s = random_system(rng, 30, 3);
-    set_ionic(s, {2.0, -1.0, 1.0}, 1.75, c2);
-    const Forces f = forces_on(*cpu, s);
+    NBodySystem s = randomSystem(rng, 30, 3);
+    setIonic(s, {2.0, -1.0, 1.0}, 1.75, c2);
+    const Forces f = forcesOn(*cpu, s);
     const double h = 1e-6;
     for (std::size_t i = 0; i < s.n; i += 7) {
       std::vector<double>* coords[] = {&s.x, &s.y, &s.z};
@@ -209,9 +209,9 @@ TEST_F(NBodyCpu, ForcesAreMinusTheGradientOfThePotential) {
       for (int c = 0; c < 3; ++c) {
         const double keep = (*coords[c])[i];
         (*coords[c])[i] = keep + h;
-        const double up = potential_energy(s);
+        const double up = potentialEnergy(s);
         (*coords[c])[i] = keep - h;
-        const double down = potential_energy(s);
+        const double down = potentialEnergy(s);
         (*coords[c])[i] = keep;
         const double numeric = -(up - down) / (2 * h);
         EXPECT_NEAR(analytic[c], numeric, 1e-6 * (1.0 + std::fabs(numeric)))
@@ -223,10 +223,10 @@ TEST_F(NBodyCpu, ForcesAreMinusTheGradientOfThePotential) {
 
 // Symmetric coefficients: the forces sum to zero (to round-off).
 TEST_F(NBodyCpu, ForcesObeyNewtonsThirdLaw) {
-  NBodySystem s = random_system(rng, 200, 2);
-  set_ionic(s, {2.0, -1.0}, 1.75, 12.0);
-  const Forces f = forces_on(*cpu, s);
-  const std::vector<double> scale = pair_force_sums(s);
+  NBodySystem s = randomSystem(rng, 200, 2);
+  setIonic(s, {2.0, -1.0}, 1.75, 12.0);
+  const Forces f = forcesOn(*cpu, s);
+  const std::vector<double> scale = pairForceSums(s);
   double total_scale = 0.0;
   Vec sum;
   for (std::size_t i = 0; i < s.n; ++i) {
@@ -238,14 +238,14 @@ TEST_F(NBodyCpu, ForcesObeyNewtonsThirdLaw) {
   EXPECT_LE(norm(sum), 1e-14 * total_scale);
 }
 
-// nbody_verlet is exactly the velocity-Verlet loop written here over nbody_forces.
+// nbodyVerlet is exactly the velocity-Verlet loop written here over nbodyForces.
 TEST_F(NBodyCpu, VerletIsVelocityVerlet) {
-  NBodySystem s = random_system(rng, 40, 2);
-  set_ionic(s, {2.0, -1.0}, 1.75, 9.0);
+  NBodySystem s = randomSystem(rng, 40, 2);
+  setIonic(s, {2.0, -1.0}, 1.75, 9.0);
   NBodySystem mine = s;
   const double dt = 0.01, half = 0.5 * dt;
   const int steps = 7;
-  Forces f = forces_on(*cpu, mine);
+  Forces f = forcesOn(*cpu, mine);
   for (int step = 0; step < steps; ++step) {
     for (std::size_t i = 0; i < mine.n; ++i) {
       mine.vx[i] += half * f.x[i];
@@ -255,20 +255,20 @@ TEST_F(NBodyCpu, VerletIsVelocityVerlet) {
       mine.y[i] += dt * mine.vy[i];
       mine.z[i] += dt * mine.vz[i];
     }
-    f = forces_on(*cpu, mine);
+    f = forcesOn(*cpu, mine);
     for (std::size_t i = 0; i < mine.n; ++i) {
       mine.vx[i] += half * f.x[i];
       mine.vy[i] += half * f.y[i];
       mine.vz[i] += half * f.z[i];
     }
   }
-  ASSERT_TRUE(cpu->nbody_verlet(s, dt, steps));
+  ASSERT_TRUE(cpu->nbodyVerlet(s, dt, steps));
   EXPECT_EQ(s.x, mine.x);
   EXPECT_EQ(s.vz, mine.vz);
   EXPECT_EQ(s.type, mine.type);
   // Zero steps change nothing.
   NBodySystem same = s;
-  ASSERT_TRUE(cpu->nbody_verlet(same, dt, 0));
+  ASSERT_TRUE(cpu->nbodyVerlet(same, dt, 0));
   EXPECT_EQ(same.x, s.x);
   EXPECT_EQ(same.vx, s.vx);
 }
@@ -276,25 +276,25 @@ TEST_F(NBodyCpu, VerletIsVelocityVerlet) {
 // Empty systems and single particles: no forces, nothing moves but by its velocity.
 TEST_F(NBodyCpu, EmptyAndSingleParticle) {
   NBodySystem empty;
-  set_ionic(empty, {1.0}, 1.0, 12.0);
-  Forces f = forces_on(*cpu, empty);
+  setIonic(empty, {1.0}, 1.0, 12.0);
+  Forces f = forcesOn(*cpu, empty);
   EXPECT_TRUE(f.x.empty());
-  NBodySystem one = random_system(rng, 1, 1);
-  set_ionic(one, {1.0}, 1.0, 12.0);
-  f = forces_on(*cpu, one);
+  NBodySystem one = randomSystem(rng, 1, 1);
+  setIonic(one, {1.0}, 1.0, 12.0);
+  f = forcesOn(*cpu, one);
   ASSERT_EQ(f.x.size(), 1u);
   EXPECT_EQ(f.x[0], 0.0);
   const double x0 = one.x[0], v0 = one.vx[0];
-  ASSERT_TRUE(cpu->nbody_verlet(one, 0.5, 4));
+  ASSERT_TRUE(cpu->nbodyVerlet(one, 0.5, 4));
   EXPECT_DOUBLE_EQ(one.x[0], x0 + 4 * 0.5 * v0);
 }
 
 // Momentum over 2000 steps of a random system with velocities: conserved to round-off.
 TEST_F(NBodyCpu, VerletConservesMomentum) {
-  NBodySystem s = random_system(rng, 100, 2);
-  set_ionic(s, {2.0, -1.0}, 1.75, 12.0);
+  NBodySystem s = randomSystem(rng, 100, 2);
+  setIonic(s, {2.0, -1.0}, 1.75, 12.0);
   const Vec p0 = momentum(s);
-  ASSERT_TRUE(cpu->nbody_verlet(s, 0.01, 2000));
+  ASSERT_TRUE(cpu->nbodyVerlet(s, 0.01, 2000));
   const Vec p = momentum(s);
   EXPECT_LE(norm({p.x - p0.x, p.y - p0.y, p.z - p0.z}), 1e-11);
 }
@@ -306,21 +306,21 @@ TEST_F(NBodyCpu, VerletConservesMomentum) {
 // max |E(t) - E(0)| / |E(0)| = 5.4e-5 (2.2e-4 with dt = 0.02); the bound is 2e-4.
 constexpr double kCrystalEnergyBound = 2e-4;
 
-double crystal_energy_drift(star::Backend& backend) {
-  NBodySystem s = example_crystal(3);
-  const double e0 = kinetic_energy(s) + potential_energy(s);
+double crystalEnergyDrift(star::Backend& backend) {
+  NBodySystem s = exampleCrystal(3);
+  const double e0 = kineticEnergy(s) + potentialEnergy(s);
   double worst = 0.0;
   for (int chunk = 0; chunk < 100; ++chunk) {
-    EXPECT_TRUE(backend.nbody_verlet(s, 0.01, 10));
-    const double e = kinetic_energy(s) + potential_energy(s);
+    EXPECT_TRUE(backend.nbodyVerlet(s, 0.01, 10));
+    const double e = kineticEnergy(s) + potentialEnergy(s);
     worst = std::max(worst, std::fabs(e - e0) / std::fabs(e0));
   }
-  EXPECT_GT(kinetic_energy(s), 10.0);  // the crystal did move
+  EXPECT_GT(kineticEnergy(s), 10.0);  // the crystal did move
   return worst;
 }
 
 TEST_F(NBodyCpu, CrystalEnergyIsConserved) {
-  const double drift = crystal_energy_drift(*cpu);
+  const double drift = crystalEnergyDrift(*cpu);
   EXPECT_LE(drift, kCrystalEnergyBound);
   RecordProperty("max_relative_energy_error", std::to_string(drift));
 }
@@ -330,30 +330,30 @@ TEST_F(NBodyCpu, CrystalEnergyIsConserved) {
 constexpr const char* kParticleLayout = "u8 f64 f64 f64 f64 f64 f64";
 constexpr const char* kCoefLayout = "f64 f64 f64";
 
-std::string real_text(double v) {
+std::string realText(double v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
 }
 
-std::string particle_text(const NBodySystem& s) {
+std::string particleText(const NBodySystem& s) {
   std::string out;
   for (std::size_t i = 0; i < s.n; ++i) {
     out += std::to_string(s.type[i]);
     for (double v : {s.x[i], s.y[i], s.z[i], s.vx[i], s.vy[i], s.vz[i]}) {
       out += ' ';
-      out += real_text(v);
+      out += realText(v);
     }
     out += '\n';
   }
   return out;
 }
 
-std::string coef_text(const NBodySystem& s) {
+std::string coefText(const NBodySystem& s) {
   std::string out;
   for (std::size_t k = 0; k < s.c0.size(); ++k) {
     for (double v : {s.c0[k], s.c1[k], s.c2[k]}) {
-      out += real_text(v);
+      out += realText(v);
       out += ' ';
     }
     out += '\n';
@@ -362,7 +362,7 @@ std::string coef_text(const NBodySystem& s) {
 }
 
 // The rows of a numeric text file of reals (SAVENUM output), or of a particle file.
-std::vector<std::vector<double>> read_rows(const std::string& path) {
+std::vector<std::vector<double>> readRows(const std::string& path) {
   std::istringstream in(startest::readFile(path));
   std::vector<std::vector<double>> rows;
   std::string line;
@@ -399,10 +399,10 @@ struct DriverRun {
   std::string backend;
 };
 
-DriverRun run_driver(const startest::TempDir& dir, const startest::Compiled& c,
+DriverRun runDriver(const startest::TempDir& dir, const startest::Compiled& c,
                      const NBodySystem& s, bool natives, const std::string& tag) {
-  const std::string p = dir.write(tag + ".p", particle_text(s));
-  const std::string cf = dir.write(tag + ".c", coef_text(s));
+  const std::string p = dir.write(tag + ".p", particleText(s));
+  const std::string cf = dir.write(tag + ".c", coefText(s));
   const std::string out = dir.file(tag);
   startest::Vm vm;
   vm.interp.enableNatives(natives);
@@ -411,9 +411,9 @@ DriverRun run_driver(const startest::TempDir& dir, const startest::Compiled& c,
   EXPECT_FALSE(r.error) << *r.error;
   DriverRun d;
   if (r.error) return d;
-  d.forces = read_rows(out + ".forces");
-  d.state = read_rows(out + ".state");
-  d.energy = read_rows(out + ".energy");
+  d.forces = readRows(out + ".forces");
+  d.state = readRows(out + ".state");
+  d.energy = readRows(out + ".energy");
   d.native_calls = vm.interp.nativeCalls();
   d.backend = vm.backend->name();
   return d;
@@ -451,12 +451,12 @@ TEST(NBodyStar, NativesAgreeWithTheBodies) {
   for (std::size_t n : {24u, 48u, 96u}) {
     for (double c2 : {12.0, 9.5}) {
       SCOPED_TRACE(::testing::Message() << "n " << n << ", c2 " << c2);
-      NBodySystem s = random_system(rng, n, n == 48 ? 3 : 2);
-      set_ionic(s, n == 48 ? std::vector<double>{2.0, -1.0, -1.0} : std::vector<double>{2.0, -1.0},
+      NBodySystem s = randomSystem(rng, n, n == 48 ? 3 : 2);
+      setIonic(s, n == 48 ? std::vector<double>{2.0, -1.0, -1.0} : std::vector<double>{2.0, -1.0},
                 1.75, c2);
       const std::string tag = "t" + std::to_string(trial++);
-      const DriverRun native = run_driver(dir, c, s, true, tag + "n");
-      const DriverRun body = run_driver(dir, c, s, false, tag + "b");
+      const DriverRun native = runDriver(dir, c, s, true, tag + "n");
+      const DriverRun body = runDriver(dir, c, s, false, tag + "b");
       EXPECT_EQ(native.native_calls, 3u);
       EXPECT_EQ(body.native_calls, 0u);
       const double tol = native.backend == "cuda" ? 1e-4 : 1e-12;
@@ -468,8 +468,8 @@ TEST(NBodyStar, NativesAgreeWithTheBodies) {
       EXPECT_LE(e.diff, tol * e.scale);
       // The native forces are the backend's, through the tables: on the CPU bit for bit.
       if (native.backend == "cpu") {
-        auto cpu = star::make_cpu_backend();
-        const Forces ref = forces_on(*cpu, s);
+        auto cpu = star::makeCpuBackend();
+        const Forces ref = forcesOn(*cpu, s);
         ASSERT_EQ(native.forces.size(), n);
         for (std::size_t i = 0; i < n; ++i) {
           EXPECT_EQ(native.forces[i][0], ref.x[i]);
@@ -487,8 +487,8 @@ TEST(NBodyStar, NativesAgreeWithTheBodies) {
         moved.vy[i] = body.state[i][5];
         moved.vz[i] = body.state[i][6];
       }
-      const double u = potential_energy(moved);
-      EXPECT_NEAR(body.energy[0][0], kinetic_energy(moved), 1e-12 * kinetic_energy(moved));
+      const double u = potentialEnergy(moved);
+      EXPECT_NEAR(body.energy[0][0], kineticEnergy(moved), 1e-12 * kineticEnergy(moved));
       EXPECT_NEAR(body.energy[0][1], u, 1e-12 * std::fabs(u));
       const Vec p = momentum(moved);
       EXPECT_NEAR(body.energy[0][2], p.x, 1e-12);
@@ -518,17 +518,17 @@ end.
   startest::Vm vm;
   const startest::RunResult r = vm.run(ok.module, {dir.file("p"), dir.file("e")});
   ASSERT_FALSE(r.error) << *r.error;
-  const NBodySystem want = example_crystal(2);
-  const auto rows = read_rows(dir.file("p"));
+  const NBodySystem want = exampleCrystal(2);
+  const auto rows = readRows(dir.file("p"));
   ASSERT_EQ(rows.size(), want.n);
   for (std::size_t i = 0; i < want.n; ++i) {
     const std::vector<double> expect = {
         static_cast<double>(want.type[i]), want.x[i], want.y[i], want.z[i], 0.0, 0.0, 0.0};
     EXPECT_EQ(rows[i], expect) << "particle " << i;
   }
-  const auto e = read_rows(dir.file("e"));
+  const auto e = readRows(dir.file("e"));
   ASSERT_EQ(e.size(), 1u);
-  const double u = potential_energy(want);
+  const double u = potentialEnergy(want);
   EXPECT_NEAR(e[0][1], u, 1e-12 * std::fabs(u));
   EXPECT_EQ(e[0][0], 0.0);
 }
@@ -585,8 +585,8 @@ constexpr double kForceTolerance = 1e-4;
 constexpr double kCancellation = 1e-3;
 
 // The worst ratio |F_gpu - F_ref| / max(|F_ref|, kCancellation S) over the particles.
-double worst_force_error(const NBodySystem& s, const Forces& ref, const Forces& gpu) {
-  const std::vector<double> sums = pair_force_sums(s);
+double worstForceError(const NBodySystem& s, const Forces& ref, const Forces& gpu) {
+  const std::vector<double> sums = pairForceSums(s);
   double worst = 0.0;
   for (std::size_t i = 0; i < s.n; ++i) {
     const Vec d{gpu.x[i] - ref.x[i], gpu.y[i] - ref.y[i], gpu.z[i] - ref.z[i]};
@@ -601,7 +601,7 @@ class NBodyGpu : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!star::cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
-    gpu = star::make_cuda_backend();
+    gpu = star::makeCudaBackend();
   }
 
   // Forces by one kernel variant through the device API (NBodyForces.h).
@@ -610,19 +610,19 @@ class NBodyGpu : public ::testing::Test {
     star::cuda::nbody::DeviceSystem d;
     Forces f;
     EXPECT_TRUE(star::cuda::nbody::upload(ctx, s, d));
-    const auto plan = star::cuda::nbody::plan_forces(ctx, d, options);
-    star::cuda::nbody::launch_forces(ctx.launch(), d, plan);
-    star::cuda::nbody::launch_gather(ctx.launch(), d, plan.partials);
-    star::cuda::nbody::download_forces(ctx, d, f.x, f.y, f.z);
+    const auto plan = star::cuda::nbody::planForces(ctx, d, options);
+    star::cuda::nbody::launchForces(ctx.launch(), d, plan);
+    star::cuda::nbody::launchGather(ctx.launch(), d, plan.partials);
+    star::cuda::nbody::downloadForces(ctx, d, f.x, f.y, f.z);
     star::cuda::nbody::release(ctx, d);
     return f;
   }
 
   // Every variant of the kernels on s against the reference.
-  void check_all_variants(const NBodySystem& s, const std::string& what) {
-    const Forces ref = forces_on(*cpu, s);
-    const Forces main = forces_on(*gpu, s);
-    double worst = worst_force_error(s, ref, main);
+  void checkAllVariants(const NBodySystem& s, const std::string& what) {
+    const Forces ref = forcesOn(*cpu, s);
+    const Forces main = forcesOn(*gpu, s);
+    double worst = worstForceError(s, ref, main);
     EXPECT_LE(worst, kForceTolerance) << what << ": backend";
     using star::cuda::nbody::ForceOptions;
     using star::cuda::nbody::PairLoop;
@@ -633,7 +633,7 @@ class NBodyGpu : public ::testing::Test {
           o.loop = loop;
           o.poly_exp2 = poly;
           o.general = general;
-          const double err = worst_force_error(s, ref, variant(s, o));
+          const double err = worstForceError(s, ref, variant(s, o));
           worst = std::max(worst, err);
           EXPECT_LE(err, kForceTolerance)
               << what << ": " << (loop == PairLoop::Square ? "square" : "triangular")
@@ -644,7 +644,7 @@ class NBodyGpu : public ::testing::Test {
     RecordProperty("worst relative force error, " + what, std::to_string(worst));
   }
 
-  std::unique_ptr<star::Backend> cpu = star::make_cpu_backend();
+  std::unique_ptr<star::Backend> cpu = star::makeCpuBackend();
   std::unique_ptr<star::Backend> gpu;
   std::mt19937_64 rng{99};
 };
@@ -653,14 +653,14 @@ class NBodyGpu : public ::testing::Test {
 // boundaries and beyond, two and three types.
 TEST_F(NBodyGpu, IntegerExponentForcesMatchTheReference) {
   for (std::size_t n : {1u, 2u, 3u, 31u, 32u, 33u, 100u, 255u, 257u, 1000u, 4099u}) {
-    NBodySystem s = random_system(rng, n, 2);
-    set_ionic(s, {2.0, -1.0}, 1.75, 12.0);
-    check_all_variants(s, "c2 = 12, n = " + std::to_string(n));
+    NBodySystem s = randomSystem(rng, n, 2);
+    setIonic(s, {2.0, -1.0}, 1.75, 12.0);
+    checkAllVariants(s, "c2 = 12, n = " + std::to_string(n));
   }
   for (double c2 : {6.0, 8.0, 9.0, 10.0}) {
-    NBodySystem s = random_system(rng, 700, 3);
-    set_ionic(s, {2.0, -1.0, 1.0}, 1.75, c2);
-    check_all_variants(s, "c2 = " + std::to_string(c2));
+    NBodySystem s = randomSystem(rng, 700, 3);
+    setIonic(s, {2.0, -1.0, 1.0}, 1.75, c2);
+    checkAllVariants(s, "c2 = " + std::to_string(c2));
   }
 }
 
@@ -668,60 +668,60 @@ TEST_F(NBodyGpu, IntegerExponentForcesMatchTheReference) {
 // negative c1 with odd exponents (the signed path), c1 = 0 (pure Coulomb) and c2 = 0.
 TEST_F(NBodyGpu, GeneralExponentForcesMatchTheReference) {
   for (std::size_t n : {5u, 300u, 2048u}) {
-    NBodySystem s = random_system(rng, n, 3);
-    set_ionic(s, {2.0, -1.0, -1.0}, 1.75, 9.5);
+    NBodySystem s = randomSystem(rng, n, 3);
+    setIonic(s, {2.0, -1.0, -1.0}, 1.75, 9.5);
     for (std::size_t k = 0; k < 9; ++k) s.c2[k] = 9.0 + 0.25 * static_cast<double>(k);
     for (std::size_t k = 0; k < 9; ++k) s.c1[k] = 1.5 + 0.05 * static_cast<double>(k);
-    check_all_variants(s, "mixed exponents, n = " + std::to_string(n));
+    checkAllVariants(s, "mixed exponents, n = " + std::to_string(n));
   }
-  NBodySystem s = random_system(rng, 500, 2);
-  set_ionic(s, {2.0, -1.0}, 1.75, 7.0);  // 7 is not specialised
-  check_all_variants(s, "c2 = 7");
+  NBodySystem s = randomSystem(rng, 500, 2);
+  setIonic(s, {2.0, -1.0}, 1.75, 7.0);  // 7 is not specialised
+  checkAllVariants(s, "c2 = 7");
   s.c1 = {1.75, -1.6, -1.6, 1.9};  // (-1.6 r)^7 < 0: the signed path
-  check_all_variants(s, "negative c1");
+  checkAllVariants(s, "negative c1");
   s.c2 = {12.0, 0.0, 0.0, 11.5};
   s.c1 = {0.0, 1.0, 1.0, 1.75};  // pure Coulomb; R (c1 r)^0 = R
-  check_all_variants(s, "c1 = 0, c2 = 0");
+  checkAllVariants(s, "c1 = 0, c2 = 0");
 }
 
 // Many types (every segment padded), and a system in SI units (metres, coulombs and joules:
 // forces of 1e-9 N), which the kernels take in units of their own.
 TEST_F(NBodyGpu, ManyTypesAndOtherUnits) {
-  NBodySystem s = random_system(rng, 300, 40);
+  NBodySystem s = randomSystem(rng, 300, 40);
   std::vector<double> charge(40);
   for (int t = 0; t < 40; ++t) charge[t] = (t % 2 ? -1.0 : 1.0) * (1.0 + 0.1 * t);
-  set_ionic(s, charge, 1.75, 12.0);
-  check_all_variants(s, "40 types");
-  NBodySystem si = random_system(rng, 400, 2);
+  setIonic(s, charge, 1.75, 12.0);
+  checkAllVariants(s, "40 types");
+  NBodySystem si = randomSystem(rng, 400, 2);
   for (std::size_t i = 0; i < si.n; ++i) {
     si.x[i] *= 1e-10;
     si.y[i] *= 1e-10;
     si.z[i] *= 1e-10;
   }
   const double e2k = 2.307e-28;  // e^2 / (4 pi eps0), J m
-  set_ionic(si, {2.0, -1.0}, 1.0, 12.0);
+  setIonic(si, {2.0, -1.0}, 1.0, 12.0);
   for (double& c0 : si.c0) c0 *= e2k;
   // (c1 r)^12 R in newtons: c1 = 1.75 A times (the force unit e^2/A^2 in N times 1e-110)^(1/12).
   for (double& c1 : si.c1) c1 = 1.75 * std::pow(e2k * 1e-90, 1.0 / 12.0);
-  check_all_variants(si, "SI units");
+  checkAllVariants(si, "SI units");
 }
 
 // What single precision cannot take is declined (the Star body then runs): NaN positions,
 // coefficients beyond float range. n = 0 gives no forces.
 TEST_F(NBodyGpu, DeclinesWhatSinglePrecisionCannotHold) {
-  NBodySystem s = random_system(rng, 50, 2);
-  set_ionic(s, {2.0, -1.0}, 1.75, 12.0);
+  NBodySystem s = randomSystem(rng, 50, 2);
+  setIonic(s, {2.0, -1.0}, 1.75, 12.0);
   std::vector<double> fx, fy, fz;
   NBodySystem nan_pos = s;
   nan_pos.x[3] = NAN;
-  EXPECT_FALSE(gpu->nbody_forces(nan_pos, fx, fy, fz));
-  EXPECT_FALSE(gpu->nbody_verlet(nan_pos, 0.01, 2));
+  EXPECT_FALSE(gpu->nbodyForces(nan_pos, fx, fy, fz));
+  EXPECT_FALSE(gpu->nbodyVerlet(nan_pos, 0.01, 2));
   NBodySystem huge = s;
   huge.c0[1] = 1e300;
-  EXPECT_FALSE(gpu->nbody_forces(huge, fx, fy, fz));
+  EXPECT_FALSE(gpu->nbodyForces(huge, fx, fy, fz));
   NBodySystem empty;
-  set_ionic(empty, {1.0}, 1.0, 12.0);
-  EXPECT_TRUE(gpu->nbody_forces(empty, fx, fy, fz));
+  setIonic(empty, {1.0}, 1.0, 12.0);
+  EXPECT_TRUE(gpu->nbodyForces(empty, fx, fy, fz));
   EXPECT_TRUE(fx.empty());
 }
 
@@ -729,9 +729,9 @@ TEST_F(NBodyGpu, DeclinesWhatSinglePrecisionCannotHold) {
 // crystal after 20 steps, positions within 1e-7 of the lattice constant, velocities within 1e-5
 // of the largest velocity.
 TEST_F(NBodyGpu, VerletFollowsTheReference) {
-  NBodySystem a = example_crystal(3), b = a;
-  ASSERT_TRUE(cpu->nbody_verlet(a, 0.02, 20));
-  ASSERT_TRUE(gpu->nbody_verlet(b, 0.02, 20));
+  NBodySystem a = exampleCrystal(3), b = a;
+  ASSERT_TRUE(cpu->nbodyVerlet(a, 0.02, 20));
+  ASSERT_TRUE(gpu->nbodyVerlet(b, 0.02, 20));
   double dx = 0.0, dv = 0.0, vmax = 0.0;
   for (std::size_t i = 0; i < a.n; ++i) {
     dx = std::max(
@@ -753,16 +753,16 @@ TEST_F(NBodyGpu, VerletFollowsTheReference) {
 // round-off each step: |P(t) - P(0)| <= 1e-6 * dt * steps * sqrt(n) * rms |F| over 500 steps of
 // a random system with velocities.
 TEST_F(NBodyGpu, VerletConservesMomentumToRoundOff) {
-  NBodySystem s = random_system(rng, 1000, 2);
-  set_ionic(s, {2.0, -1.0}, 1.75, 9.5);
-  const Forces f0 = forces_on(*cpu, s);
+  NBodySystem s = randomSystem(rng, 1000, 2);
+  setIonic(s, {2.0, -1.0}, 1.75, 9.5);
+  const Forces f0 = forcesOn(*cpu, s);
   double rms = 0.0;
   for (std::size_t i = 0; i < s.n; ++i) rms += norm(f0.at(i)) * norm(f0.at(i));
   rms = std::sqrt(rms / static_cast<double>(s.n));
   const Vec p0 = momentum(s);
   const double dt = 0.01;
   const int steps = 500;
-  ASSERT_TRUE(gpu->nbody_verlet(s, dt, steps));
+  ASSERT_TRUE(gpu->nbodyVerlet(s, dt, steps));
   const Vec p = momentum(s);
   const double moved = norm({p.x - p0.x, p.y - p0.y, p.z - p0.z});
   EXPECT_LE(moved, 1e-6 * dt * steps * std::sqrt(static_cast<double>(s.n)) * rms);
@@ -770,7 +770,7 @@ TEST_F(NBodyGpu, VerletConservesMomentumToRoundOff) {
 }
 
 TEST_F(NBodyGpu, CrystalEnergyIsConserved) {
-  const double drift = crystal_energy_drift(*gpu);
+  const double drift = crystalEnergyDrift(*gpu);
   EXPECT_LE(drift, kCrystalEnergyBound);
   RecordProperty("max_relative_energy_error", std::to_string(drift));
 }

@@ -562,7 +562,7 @@ std::vector<std::uint64_t> packBits(const Bits& b) {
   return w;
 }
 
-// The backend's sort_rows / segsort_rows on a table of a million rows (a 64-bit key inside 130
+// The backend's sortRows / segsortRows on a table of a million rows (a 64-bit key inside 130
 // columns): checked against the oracle, and timed for the record.
 void checkLarge(bool segmented, Kind kind, int len, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -592,17 +592,17 @@ void checkLarge(bool segmented, Kind kind, int len, std::uint64_t seed) {
 
   startest::Vm vm;
   star::Backend& be = *vm.backend;
-  const star::Handle th = be.create_table(), xh = be.create_bits(), hh = be.create_bits();
+  const star::Handle th = be.createTable(), xh = be.createBits(), hh = be.createBits();
   const auto words = columnMajor(t);
-  be.write_table(th, n, cols, words.data());
+  be.writeTable(th, n, cols, words.data());
   const auto xw = packBits(x), hw = packBits(h);
-  be.write_bits(xh, n, xw.data());
-  be.write_bits(hh, n, hw.data());
+  be.writeBits(xh, n, xw.data());
+  be.writeBits(hh, n, hw.data());
   const auto start = std::chrono::steady_clock::now();
-  const bool ran = segmented ? be.segsort_rows(th, xh, hh, first, len, star::KeyKind(kind), false)
-                             : be.sort_rows(th, xh, first, len, star::KeyKind(kind), false);
+  const bool ran = segmented ? be.segsortRows(th, xh, hh, first, len, star::KeyKind(kind), false)
+                             : be.sortRows(th, xh, first, len, star::KeyKind(kind), false);
   std::vector<std::uint64_t> got;
-  be.read_table(th, got);
+  be.readTable(th, got);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(ran);

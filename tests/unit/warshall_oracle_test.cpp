@@ -1,5 +1,5 @@
 // examples/warshall.star against an independent oracle: the Boost Graph Library's
-// transitive_closure, on a few hundred random digraphs (fixed seeds). Both listings of the
+// transitiveClosure, on a few hundred random digraphs (fixed seeds). Both listings of the
 // paper (WARSHALL on rows, WARSHALL_C on columns) run through the compiler and the VM on the
 // CPU backend, and their printed closures are compared bit for bit with BGL's.
 #include <gtest/gtest.h>

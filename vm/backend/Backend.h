@@ -15,8 +15,8 @@
 //  * As a binary number (EQ..GREATEQ, ADD, SUBT, VAL, BIN) bit 0 of a word is the MOST significant
 //    bit, as the language writes words left to right.
 //  * Shapes (length, rows, cols) are host-side metadata: querying them never waits for a device.
-//  * Primitives that return a value the host must branch on (find_first, step, count, any,
-//    compare, get_bit, read_*) are synchronisation points. Every other primitive may be queued
+//  * Primitives that return a value the host must branch on (findFirst, step, count, any,
+//    compare, getBit, read_*) are synchronisation points. Every other primitive may be queued
 //    and run asynchronously, in program order; a backend must make its results visible to later
 //    primitives without the VM doing anything.
 //  * Operands may alias (dst == a, dst == b): `V := V or W` is bitwise(Or, V, V, W).
@@ -55,26 +55,26 @@ class Backend {
   virtual std::string device() const = 0;
 
   // ---- storage ---------------------------------------------------------------------------
-  virtual Handle create_bits() = 0;   // an empty bit vector (length 0)
-  virtual Handle create_table() = 0;  // an empty table (0 x 0)
+  virtual Handle createBits() = 0;   // an empty bit vector (length 0)
+  virtual Handle createTable() = 0;  // an empty table (0 x 0)
   virtual void destroy(Handle h) = 0;
   // Reshape; the contents become all zeros.
-  virtual void resize_bits(Handle v, std::uint64_t length) = 0;
-  virtual void resize_table(Handle t, std::uint64_t rows, std::uint64_t cols) = 0;
+  virtual void resizeBits(Handle v, std::uint64_t length) = 0;
+  virtual void resizeTable(Handle t, std::uint64_t rows, std::uint64_t cols) = 0;
   virtual std::uint64_t length(Handle v) const = 0;
   virtual std::uint64_t rows(Handle t) const = 0;
   virtual std::uint64_t cols(Handle t) const = 0;
 
   // ---- bit vectors (slices and words) ------------------------------------------------------
   virtual void fill(Handle v, bool bit) = 0;                        // SET (true) / CLR (false)
-  virtual void copy_bits(Handle dst, Handle src) = 0;               // dst takes src's length
+  virtual void copyBits(Handle dst, Handle src) = 0;               // dst takes src's length
   virtual void bitwise(BitOp op, Handle dst, Handle a, Handle b) = 0;  // len(a) == len(b)
-  virtual void bit_not(Handle dst, Handle a) = 0;
-  virtual void first_only(Handle dst, Handle a) = 0;                // FRST: keep the first 1
-  virtual bool get_bit(Handle v, std::uint64_t i) = 0;              // sync
-  virtual void set_bit(Handle v, std::uint64_t i, bool bit) = 0;
-  virtual std::int64_t find_first(Handle v) = 0;  // sync: index of the first 1, or -1
-  virtual std::int64_t step(Handle v) = 0;        // sync: find_first, then clear that bit
+  virtual void bitNot(Handle dst, Handle a) = 0;
+  virtual void firstOnly(Handle dst, Handle a) = 0;                // FRST: keep the first 1
+  virtual bool getBit(Handle v, std::uint64_t i) = 0;              // sync
+  virtual void setBit(Handle v, std::uint64_t i, bool bit) = 0;
+  virtual std::int64_t findFirst(Handle v) = 0;  // sync: index of the first 1, or -1
+  virtual std::int64_t step(Handle v) = 0;        // sync: findFirst, then clear that bit
   virtual std::uint64_t count(Handle v) = 0;      // sync: number of 1s
   virtual bool any(Handle v) = 0;                 // sync: at least one 1
   // dst := bits [from, from + len) of w (dst may not alias w).
@@ -88,19 +88,19 @@ class Backend {
   virtual void sub(Handle dst, Handle a, Handle b) = 0;
 
   // ---- tables ------------------------------------------------------------------------------
-  virtual void copy_table(Handle dst, Handle src) = 0;  // dst takes src's shape
-  virtual void get_col(Handle dst, Handle t, std::uint64_t j) = 0;  // dst := column j (rows bits)
-  virtual void set_col(Handle t, std::uint64_t j, Handle src) = 0;  // len(src) == rows(t)
-  virtual void get_row(Handle dst, Handle t, std::uint64_t i) = 0;  // dst := row i (cols bits)
-  virtual void set_row(Handle t, std::uint64_t i, Handle src) = 0;  // len(src) == cols(t)
+  virtual void copyTable(Handle dst, Handle src) = 0;  // dst takes src's shape
+  virtual void getCol(Handle dst, Handle t, std::uint64_t j) = 0;  // dst := column j (rows bits)
+  virtual void setCol(Handle t, std::uint64_t j, Handle src) = 0;  // len(src) == rows(t)
+  virtual void getRow(Handle dst, Handle t, std::uint64_t i) = 0;  // dst := row i (cols bits)
+  virtual void setRow(Handle t, std::uint64_t i, Handle src) = 0;  // len(src) == cols(t)
 
   // ---- host transfers (sync) ------------------------------------------------------------------
   // Packed as described above: ceil(length / 64) elements.
-  virtual void read_bits(Handle v, std::vector<std::uint64_t>& out) = 0;
-  virtual void write_bits(Handle v, std::uint64_t length, const std::uint64_t* words) = 0;
+  virtual void readBits(Handle v, std::vector<std::uint64_t>& out) = 0;
+  virtual void writeBits(Handle v, std::uint64_t length, const std::uint64_t* words) = 0;
   // Column-major: cols * ceil(rows / 64) elements, column j at offset j * ceil(rows / 64).
-  virtual void read_table(Handle t, std::vector<std::uint64_t>& out) = 0;
-  virtual void write_table(Handle t, std::uint64_t rows, std::uint64_t cols,
+  virtual void readTable(Handle t, std::vector<std::uint64_t>& out) = 0;
+  virtual void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
                            const std::uint64_t* words) = 0;
 
   // Wait until every queued primitive has finished (for timing and before exit).
@@ -113,13 +113,13 @@ class Backend {
   //
   // Transitive closure of a square table in place, as WARSHALL computes it: afterwards P(i, j) = 1
   // iff there is a path of one or more arcs from i to j (so P(i, i) = 1 iff i lies on a cycle).
-  virtual bool transitive_closure(Handle t) { return false; }
+  virtual bool transitiveClosure(Handle t) { return false; }
   //
   // The bit-serial extreme search of MINROW/MAXROW (and their field forms): z := the rows of x
   // whose field of `len` columns starting at column `first` (0-based) of t holds the least
   // (greatest when `max`) unsigned number among the rows of x, ties all marked; z takes length
   // rows(t). Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t).
-  virtual bool extreme_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
+  virtual bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
                             Handle z) {
     return false;
   }
@@ -128,7 +128,7 @@ class Backend {
   // of len(v) columns starting at column `first` (0-based) of t := field + v (field - v when
   // `subtract`) modulo 2^len(v), v's bit 0 the most significant; other rows and columns keep
   // their bits. Preconditions (checked by the VM): len(x) == rows(t), first + len(v) <= cols(t).
-  virtual bool add_field(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) {
+  virtual bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) {
     return false;
   }
   //
@@ -140,15 +140,15 @@ class Backend {
   // Unsigned and Signed (two's complement) for 1 <= len <= 64; Float for len 32 or 64 (IEEE-754
   // bit patterns ordered as their totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
   // Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t), len valid.
-  virtual bool sort_rows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
+  virtual bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                          bool descending) {
     return false;
   }
   //
-  // SEGSORT (unit sort): sort_rows within each group of consecutive rows, independently; a group
-  // starts at row 0 and at every row i with heads(i) = 1. Preconditions as sort_rows, and
+  // SEGSORT (unit sort): sortRows within each group of consecutive rows, independently; a group
+  // starts at row 0 and at every row i with heads(i) = 1. Preconditions as sortRows, and
   // len(heads) == rows(t).
-  virtual bool segsort_rows(Handle t, Handle x, Handle heads, std::uint64_t first,
+  virtual bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first,
                             std::uint64_t len, KeyKind kind, bool descending) {
     return false;
   }
@@ -156,14 +156,14 @@ class Backend {
   // The N-body module (unit nbody; vm/backend/NBodySystem.h describes the system). Forces:
   // fx/fy/fz (resized to s.n) := the force on each particle, in double precision on the CPU
   // reference, in single precision (then widened) on a GPU. Verlet: `steps` velocity-Verlet steps
-  // of length dt in double precision on s, forces as nbody_forces computes them.
-  virtual bool nbody_forces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
+  // of length dt in double precision on s, forces as nbodyForces computes them.
+  virtual bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
                             std::vector<double>& fz) {
     return false;
   }
-  virtual bool nbody_verlet(NBodySystem& s, double dt, std::uint64_t steps) { return false; }
+  virtual bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) { return false; }
 };
 
-inline constexpr std::uint64_t words_for_bits(std::uint64_t bits) { return (bits + 63) / 64; }
+inline constexpr std::uint64_t wordsForBits(std::uint64_t bits) { return (bits + 63) / 64; }
 
 }  // namespace star

@@ -1,5 +1,5 @@
 // The state of an N-body system as the native N-body procedures hand it to a backend
-// (Backend::nbody_forces, Backend::nbody_verlet): structure of arrays in double precision.
+// (Backend::nbodyForces, Backend::nbodyVerlet): structure of arrays in double precision.
 //
 // The force on particle i is F_i = sum over j != i of R_ij * (c0 r^3 + (c1 r)^c2), with
 // R_ij = x_i - x_j and r = 1 / |R_ij| (docs/PAPERS.md, section 5); (c0, c1, c2) are those of the

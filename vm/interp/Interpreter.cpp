@@ -85,10 +85,10 @@ Handle Interpreter::acquire(SlotKind kind) {
   if (!pool.empty()) {
     h = pool.back();
     pool.pop_back();
-    if (kind == SlotKind::Table) backend_.resize_table(h, 0, 0);
-    else backend_.resize_bits(h, 0);
+    if (kind == SlotKind::Table) backend_.resizeTable(h, 0, 0);
+    else backend_.resizeBits(h, 0);
   } else {
-    h = kind == SlotKind::Table ? backend_.create_table() : backend_.create_bits();
+    h = kind == SlotKind::Table ? backend_.createTable() : backend_.createBits();
   }
   if (h >= fixed_.size()) fixed_.resize(h + 1, 0);
   fixed_[h] = 0;
@@ -156,8 +156,8 @@ void Interpreter::pushFrame(const Module& m, std::uint32_t fnIndex, std::size_t 
     if (!p.byRef && (p.kind == SlotKind::Bits || p.kind == SlotKind::Table)) {
       Handle h = acquire(p.kind);
       owned_.emplace_back(h, p.kind);
-      if (p.kind == SlotKind::Bits) backend_.copy_bits(h, static_cast<Handle>(arg.u));
-      else backend_.copy_table(h, static_cast<Handle>(arg.u));
+      if (p.kind == SlotKind::Bits) backend_.copyBits(h, static_cast<Handle>(arg.u));
+      else backend_.copyTable(h, static_cast<Handle>(arg.u));
       stack_[base + i].u = h;
     } else {
       stack_[base + i] = arg;
@@ -234,22 +234,22 @@ void Interpreter::requireTableFits(Handle dst, std::uint64_t rows, std::uint64_t
 
 void Interpreter::reshapeBits(Handle dst, std::uint64_t length) {
   requireBitsFit(dst, length);
-  if (backend_.length(dst) != length) backend_.resize_bits(dst, length);
+  if (backend_.length(dst) != length) backend_.resizeBits(dst, length);
 }
 
 void Interpreter::bitsFromConstant(Handle dst, const std::string& bits) {
   requireBitsFit(dst, bits.size());
-  scratch_.assign(words_for_bits(bits.size()), 0);
+  scratch_.assign(wordsForBits(bits.size()), 0);
   for (std::size_t i = 0; i < bits.size(); ++i)
     if (bits[i] == '1') scratch_[i / 64] |= 1ull << (i % 64);
-  backend_.write_bits(dst, bits.size(), scratch_.data());
+  backend_.writeBits(dst, bits.size(), scratch_.data());
 }
 
 // ---------------------------------------------------------------- output
 
 void Interpreter::writeBitsValue(Handle h) {
   std::uint64_t n = backend_.length(h);
-  backend_.read_bits(h, scratch_);
+  backend_.readBits(h, scratch_);
   std::string s(n, '0');
   for (std::uint64_t i = 0; i < n; ++i)
     if ((scratch_[i / 64] >> (i % 64)) & 1) s[i] = '1';
@@ -258,8 +258,8 @@ void Interpreter::writeBitsValue(Handle h) {
 
 void Interpreter::writeTableValue(Handle h) {
   std::uint64_t rows = backend_.rows(h), cols = backend_.cols(h);
-  backend_.read_table(h, scratch_);
-  std::uint64_t stride = words_for_bits(rows);
+  backend_.readTable(h, scratch_);
+  std::uint64_t stride = wordsForBits(rows);
   std::string line(cols, '0');
   for (std::uint64_t i = 0; i < rows; ++i) {
     for (std::uint64_t j = 0; j < cols; ++j)
@@ -290,14 +290,14 @@ void Interpreter::writeValue(ValueTag tag, Slot v) {
 void Interpreter::loadTable(Handle t, const std::string& path) {
   TableData data = readTableFile(path);  // throws TableFileError with file:line
   requireTableFits(t, data.rows, data.cols);
-  backend_.write_table(t, data.rows, data.cols, data.words.data());
+  backend_.writeTable(t, data.rows, data.cols, data.words.data());
 }
 
 void Interpreter::saveTable(Handle t, const std::string& path) {
   TableData data;
   data.rows = backend_.rows(t);
   data.cols = backend_.cols(t);
-  backend_.read_table(t, data.words);
+  backend_.readTable(t, data.words);
   writeTableFile(path, data);
 }
 
@@ -533,7 +533,7 @@ void Interpreter::execute(const Module& m) {
                 traceCallers(m, frames_.size() - 1, e);  // the caller is the failing routine
                 throw e;
               }
-              backend_.copy_bits(d, s);
+              backend_.copyBits(d, s);
             } else {
               dst = result;
             }
@@ -584,7 +584,7 @@ void Interpreter::execute(const Module& m) {
           std::int64_t n = I(1);
           if (n < 0) throw Fault("a length cannot be negative (" + std::to_string(n) + ")");
           Handle h = H(0);
-          backend_.resize_bits(h, static_cast<std::uint64_t>(n));
+          backend_.resizeBits(h, static_cast<std::uint64_t>(n));
           fixed_[h] = static_cast<std::uint8_t>(a[2]);
           break;
         }
@@ -592,7 +592,7 @@ void Interpreter::execute(const Module& m) {
         case Op::BCOPY:
           if (H(0) != H(1)) {
             requireBitsFit(H(0), backend_.length(H(1)));
-            backend_.copy_bits(H(0), H(1));
+            backend_.copyBits(H(0), H(1));
           }
           break;
         case Op::BFILL: backend_.fill(H(0), a[1] != 0); break;
@@ -608,26 +608,26 @@ void Interpreter::execute(const Module& m) {
         }
         case Op::BNOT:
           reshapeBits(H(0), backend_.length(H(1)));
-          backend_.bit_not(H(0), H(1));
+          backend_.bitNot(H(0), H(1));
           break;
         case Op::BFRST:
           reshapeBits(H(0), backend_.length(H(1)));
-          backend_.first_only(H(0), H(1));
+          backend_.firstOnly(H(0), H(1));
           break;
-        case Op::BFND: reg(a[0]).i = backend_.find_first(H(1)) + 1; break;
+        case Op::BFND: reg(a[0]).i = backend_.findFirst(H(1)) + 1; break;
         case Op::BSTEP: reg(a[0]).i = backend_.step(H(1)) + 1; break;
         case Op::BNUMB: reg(a[0]).i = static_cast<std::int64_t>(backend_.count(H(1))); break;
         case Op::BSOME: reg(a[0]).i = backend_.any(H(1)); break;
         case Op::BGET: {
           std::uint64_t i = index(I(2), backend_.length(H(1)), "index");
-          reg(a[0]).i = backend_.get_bit(H(1), i);
+          reg(a[0]).i = backend_.getBit(H(1), i);
           break;
         }
         case Op::BSET: {
           std::uint64_t i = index(I(1), backend_.length(H(0)), "index");
           std::int64_t v = I(2);
           if (v != 0 && v != 1) throw Fault("a component is 0 or 1, not " + std::to_string(v));
-          backend_.set_bit(H(0), i, v == 1);
+          backend_.setBit(H(0), i, v == 1);
           break;
         }
         case Op::BLEN: reg(a[0]).i = static_cast<std::int64_t>(backend_.length(H(1))); break;
@@ -654,10 +654,10 @@ void Interpreter::execute(const Module& m) {
             throw Fault("TRIM start " + str(i + 1) + " is after its end " + str(j + 1));
           if (H(0) == H(3)) {  // w := TRIM(.., w) through two names of one word
             Handle t = scratchBits();
-            backend_.resize_bits(t, j - i + 1);
+            backend_.resizeBits(t, j - i + 1);
             backend_.trim(t, H(3), i, j - i + 1);
             reshapeBits(H(0), j - i + 1);
-            backend_.copy_bits(H(0), t);
+            backend_.copyBits(H(0), t);
           } else {
             reshapeBits(H(0), j - i + 1);
             backend_.trim(H(0), H(3), i, j - i + 1);
@@ -674,7 +674,7 @@ void Interpreter::execute(const Module& m) {
                         str(j - i + 1) + " bits but the word has " + str(backend_.length(H(2))));
           if (H(2) == H(3)) {  // REP(i, j, w, w) through two names of one word
             Handle t = scratchBits();
-            backend_.copy_bits(t, H(2));
+            backend_.copyBits(t, H(2));
             backend_.replace(H(3), i, t);
           } else {
             backend_.replace(H(3), i, H(2));
@@ -690,19 +690,19 @@ void Interpreter::execute(const Module& m) {
                         std::to_string(n) + " does not fit in " + std::to_string(k) + " bits");
           Handle d = H(0);
           requireBitsFit(d, static_cast<std::uint64_t>(k));
-          scratch_.assign(words_for_bits(static_cast<std::uint64_t>(k)), 0);
+          scratch_.assign(wordsForBits(static_cast<std::uint64_t>(k)), 0);
           for (std::int64_t b = 0; b < 63 && b < k; ++b)
             if ((n >> b) & 1) {
               std::uint64_t pos = static_cast<std::uint64_t>(k - 1 - b);  // bit 1 is the MSB
               scratch_[pos / 64] |= 1ull << (pos % 64);
             }
-          backend_.write_bits(d, static_cast<std::uint64_t>(k), scratch_.data());
+          backend_.writeBits(d, static_cast<std::uint64_t>(k), scratch_.data());
           break;
         }
         case Op::WVAL: {
           std::uint64_t len = backend_.length(H(1));
           if (len > 63) throw Fault("VAL needs a word of at most 63 bits; this one has " + str(len));
-          backend_.read_bits(H(1), scratch_);
+          backend_.readBits(H(1), scratch_);
           std::int64_t v = 0;
           for (std::uint64_t i = 0; i < len; ++i)
             v = (v << 1) | static_cast<std::int64_t>((scratch_[i / 64] >> (i % 64)) & 1);
@@ -718,7 +718,7 @@ void Interpreter::execute(const Module& m) {
             throw Fault("SVAL needs a word of 1..64 bits; this one has " + str(len));
           if (op == Op::WFVAL && len != 32 && len != 64)
             throw Fault("FVAL needs a word of 32 or 64 bits; this one has " + str(len));
-          backend_.read_bits(H(1), scratch_);
+          backend_.readBits(H(1), scratch_);
           std::uint64_t v = wordToNumber(scratch_[0], len);
           if (op == Op::WSVAL) reg(a[0]).i = signExtend(v, static_cast<unsigned>(len));
           else if (len == 32) reg(a[0]).f = std::bit_cast<float>(static_cast<std::uint32_t>(v));
@@ -749,7 +749,7 @@ void Interpreter::execute(const Module& m) {
           Handle d = H(0);
           requireBitsFit(d, static_cast<std::uint64_t>(k));
           scratch_.assign(1, numberToWord(v, static_cast<std::uint64_t>(k)));
-          backend_.write_bits(d, static_cast<std::uint64_t>(k), scratch_.data());
+          backend_.writeBits(d, static_cast<std::uint64_t>(k), scratch_.data());
           break;
         }
         case Op::FSQRT: reg(a[0]).f = std::sqrt(F(1)); break;
@@ -784,14 +784,14 @@ void Interpreter::execute(const Module& m) {
             throw Fault("a table cannot have a negative size (" + std::to_string(r) + " x " +
                         std::to_string(c) + ")");
           Handle h = H(0);
-          backend_.resize_table(h, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c));
+          backend_.resizeTable(h, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c));
           fixed_[h] = static_cast<std::uint8_t>(a[3]);
           break;
         }
         case Op::TCOPY:
           if (H(0) != H(1)) {
             requireTableFits(H(0), backend_.rows(H(1)), backend_.cols(H(1)));
-            backend_.copy_table(H(0), H(1));
+            backend_.copyTable(H(0), H(1));
           }
           break;
         case Op::TEQ: {
@@ -799,8 +799,8 @@ void Interpreter::execute(const Module& m) {
           bool eq = backend_.rows(x) == backend_.rows(y) && backend_.cols(x) == backend_.cols(y);
           if (eq && x != y) {
             std::vector<std::uint64_t> other;
-            backend_.read_table(x, scratch_);
-            backend_.read_table(y, other);
+            backend_.readTable(x, scratch_);
+            backend_.readTable(y, other);
             eq = scratch_ == other;
           }
           reg(a[0]).i = eq;
@@ -812,7 +812,7 @@ void Interpreter::execute(const Module& m) {
           Handle t = H(1);
           std::uint64_t j = index(I(2), backend_.cols(t), "column");
           reshapeBits(H(0), backend_.rows(t));
-          backend_.get_col(H(0), t, j);
+          backend_.getCol(H(0), t, j);
           break;
         }
         case Op::TSETCOL: {
@@ -821,14 +821,14 @@ void Interpreter::execute(const Module& m) {
           if (backend_.length(H(2)) != backend_.rows(t))
             throw Fault("size mismatch: the table has " + str(backend_.rows(t)) +
                         " rows but the slice has " + str(backend_.length(H(2))) + " bits");
-          backend_.set_col(t, j, H(2));
+          backend_.setCol(t, j, H(2));
           break;
         }
         case Op::TGETROW: {
           Handle t = H(1);
           std::uint64_t i = index(I(2), backend_.rows(t), "row");
           reshapeBits(H(0), backend_.cols(t));
-          backend_.get_row(H(0), t, i);
+          backend_.getRow(H(0), t, i);
           break;
         }
         case Op::TSETROW: {
@@ -837,7 +837,7 @@ void Interpreter::execute(const Module& m) {
           if (backend_.length(H(2)) != backend_.cols(t))
             throw Fault("size mismatch: the table has " + str(backend_.cols(t)) +
                         " columns but the word has " + str(backend_.length(H(2))) + " bits");
-          backend_.set_row(t, i, H(2));
+          backend_.setRow(t, i, H(2));
           break;
         }
         case Op::TLOAD: {
@@ -851,7 +851,7 @@ void Interpreter::execute(const Module& m) {
         case Op::TLOADG: {
           TableData t = adjacencyTable(readGraphFile(text(reg(a[1]))));
           requireTableFits(H(0), t.rows, t.cols);
-          backend_.write_table(H(0), t.rows, t.cols, t.words.data());
+          backend_.writeTable(H(0), t.rows, t.cols, t.words.data());
           break;
         }
         case Op::TLOADE: {
@@ -859,7 +859,7 @@ void Interpreter::execute(const Module& m) {
           std::uint64_t vbits = 0, wbits = 0;
           TableData t = edgeListTable(readGraphFile(path), vbits, wbits, path);
           requireTableFits(H(0), t.rows, t.cols);
-          backend_.write_table(H(0), t.rows, t.cols, t.words.data());
+          backend_.writeTable(H(0), t.rows, t.cols, t.words.data());
           reg(a[2]).i = static_cast<std::int64_t>(vbits);
           reg(a[3]).i = static_cast<std::int64_t>(wbits);
           break;
@@ -868,7 +868,7 @@ void Interpreter::execute(const Module& m) {
           NumLayout layout = parseLayoutOrThrow(text(reg(a[2])));  // before touching the file
           TableData t = readNumericFile(text(reg(a[1])), layout);
           requireTableFits(H(0), t.rows, t.cols);
-          backend_.write_table(H(0), t.rows, t.cols, t.words.data());
+          backend_.writeTable(H(0), t.rows, t.cols, t.words.data());
           break;
         }
         case Op::TSAVEN: {
@@ -879,7 +879,7 @@ void Interpreter::execute(const Module& m) {
           if (t.cols != layout.width)
             throw Fault("size mismatch: the layout '" + text(reg(a[2])) + "' has " +
                         str(layout.width) + " bits but the table has " + str(t.cols) + " columns");
-          backend_.read_table(H(0), t.words);
+          backend_.readTable(H(0), t.words);
           writeNumericFile(text(reg(a[1])), t, layout);
           break;
         }

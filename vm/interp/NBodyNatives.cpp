@@ -27,9 +27,9 @@ constexpr std::uint64_t kEnergyCols = 5 * kRealBits;                // kinetic, 
 
 // The rows' numbers in columns [first, first + len) of a column-major table (first column most
 // significant), as NBodyNatives' tables hold them.
-std::vector<std::uint64_t> read_field(const Words& w, std::uint64_t rows, std::uint64_t first,
+std::vector<std::uint64_t> readField(const Words& w, std::uint64_t rows, std::uint64_t first,
                                       std::uint64_t len) {
-  const std::uint64_t wpc = words_for_bits(rows);
+  const std::uint64_t wpc = wordsForBits(rows);
   std::vector<std::uint64_t> out(rows, 0);
   for (std::uint64_t k = 0; k < len; ++k) {
     const std::uint64_t* col = w.data() + (first + k) * wpc;
@@ -39,9 +39,9 @@ std::vector<std::uint64_t> read_field(const Words& w, std::uint64_t rows, std::u
   return out;
 }
 
-void write_field(Words& w, std::uint64_t rows, std::uint64_t first, std::uint64_t len,
+void writeField(Words& w, std::uint64_t rows, std::uint64_t first, std::uint64_t len,
                  const std::vector<std::uint64_t>& values) {
-  const std::uint64_t wpc = words_for_bits(rows);
+  const std::uint64_t wpc = wordsForBits(rows);
   for (std::uint64_t k = 0; k < len; ++k) {
     std::uint64_t* col = w.data() + (first + k) * wpc;
     const std::uint64_t shift = len - 1 - k;
@@ -49,22 +49,22 @@ void write_field(Words& w, std::uint64_t rows, std::uint64_t first, std::uint64_
   }
 }
 
-std::vector<double> read_reals(const Words& w, std::uint64_t rows, std::uint64_t first) {
-  std::vector<std::uint64_t> bits = read_field(w, rows, first, kRealBits);
+std::vector<double> readReals(const Words& w, std::uint64_t rows, std::uint64_t first) {
+  std::vector<std::uint64_t> bits = readField(w, rows, first, kRealBits);
   std::vector<double> out(rows);
   for (std::uint64_t i = 0; i < rows; ++i) out[i] = std::bit_cast<double>(bits[i]);
   return out;
 }
 
-void write_reals(Words& w, std::uint64_t rows, std::uint64_t first, const std::vector<double>& v) {
+void writeReals(Words& w, std::uint64_t rows, std::uint64_t first, const std::vector<double>& v) {
   std::vector<std::uint64_t> bits(rows);
   for (std::uint64_t i = 0; i < rows; ++i) bits[i] = std::bit_cast<std::uint64_t>(v[i]);
-  write_field(w, rows, first, kRealBits, bits);
+  writeField(w, rows, first, kRealBits, bits);
 }
 
 // s := the system of particle table p and coefficient table c, if their shapes and types are
 // what NB_CHECK (the bodies' common check) accepts; false otherwise.
-bool read_system(Backend& backend, Handle p, Handle c, NBodySystem& s) {
+bool readSystem(Backend& backend, Handle p, Handle c, NBodySystem& s) {
   const std::uint64_t n = backend.rows(p), crows = backend.rows(c);
   if (backend.cols(p) != kParticleCols || backend.cols(c) != kCoefCols) return false;
   std::uint64_t nt = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(crows)));
@@ -73,32 +73,32 @@ bool read_system(Backend& backend, Handle p, Handle c, NBodySystem& s) {
   if (nt * nt != crows) return false;
 
   Words w;
-  backend.read_table(p, w);
+  backend.readTable(p, w);
   s.n = n;
   s.ntypes = static_cast<std::uint32_t>(nt);
-  std::vector<std::uint64_t> types = read_field(w, n, 0, kTypeBits);
+  std::vector<std::uint64_t> types = readField(w, n, 0, kTypeBits);
   s.type.resize(n);
   for (std::uint64_t i = 0; i < n; ++i) {
     if (types[i] >= nt) return false;
     s.type[i] = static_cast<std::uint32_t>(types[i]);
   }
   std::vector<double>* fields[] = {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
-  for (std::uint64_t f = 0; f < 6; ++f) *fields[f] = read_reals(w, n, kTypeBits + f * kRealBits);
+  for (std::uint64_t f = 0; f < 6; ++f) *fields[f] = readReals(w, n, kTypeBits + f * kRealBits);
 
-  backend.read_table(c, w);
-  s.c0 = read_reals(w, crows, 0);
-  s.c1 = read_reals(w, crows, kRealBits);
-  s.c2 = read_reals(w, crows, 2 * kRealBits);
+  backend.readTable(c, w);
+  s.c0 = readReals(w, crows, 0);
+  s.c1 = readReals(w, crows, kRealBits);
+  s.c2 = readReals(w, crows, 2 * kRealBits);
   return true;
 }
 
-void write_system(Backend& backend, Handle p, const NBodySystem& s) {
-  Words w(kParticleCols * words_for_bits(s.n), 0);
+void writeSystem(Backend& backend, Handle p, const NBodySystem& s) {
+  Words w(kParticleCols * wordsForBits(s.n), 0);
   std::vector<std::uint64_t> types(s.type.begin(), s.type.end());
-  write_field(w, s.n, 0, kTypeBits, types);
+  writeField(w, s.n, 0, kTypeBits, types);
   const std::vector<double>* fields[] = {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
-  for (std::uint64_t f = 0; f < 6; ++f) write_reals(w, s.n, kTypeBits + f * kRealBits, *fields[f]);
-  backend.write_table(p, s.n, kParticleCols, w.data());
+  for (std::uint64_t f = 0; f < 6; ++f) writeReals(w, s.n, kTypeBits + f * kRealBits, *fields[f]);
+  backend.writeTable(p, s.n, kParticleCols, w.data());
 }
 
 // A table result of rows x cols fits the variable: unsized, or sized to exactly that shape.
@@ -109,7 +109,7 @@ bool fits(Backend& backend, Handle t, std::uint64_t rows, std::uint64_t cols,
 
 // U(d) of one pair type: c0 / d + (c1 / d)^c2 d^2 / (c2 - 2), or c0 / d - c1^2 ln d for c2 = 2
 // (F = -dU/dd along R in both cases). The expression order is NB_PAIRU's.
-double pair_potential(const NBodySystem& s, std::size_t k, double d2) {
+double pairPotential(const NBodySystem& s, std::size_t k, double d2) {
   const double d = std::sqrt(d2), r = 1.0 / d;
   if (s.c2[k] == 2.0) return s.c0[k] * r - s.c1[k] * s.c1[k] * std::log(d);
   return s.c0[k] * r + std::pow(s.c1[k] * r, s.c2[k]) * d2 / (s.c2[k] - 2.0);
@@ -130,11 +130,11 @@ std::vector<double> energy(const NBodySystem& s) {
       const double dx = s.x[i] - s.x[j], dy = s.y[i] - s.y[j], dz = s.z[i] - s.z[j];
       const double d2 = dx * dx + dy * dy + dz * dz;
       const std::size_t ab = s.type[i] * nt + s.type[j], ba = s.type[j] * nt + s.type[i];
-      double u = pair_potential(s, ab, d2);
+      double u = pairPotential(s, ab, d2);
       // Bit for bit, as the Star body compares the two rows of C (NOTEQ on words).
       if (bits(s.c0[ab]) != bits(s.c0[ba]) || bits(s.c1[ab]) != bits(s.c1[ba]) ||
           bits(s.c2[ab]) != bits(s.c2[ba]))
-        u = 0.5 * (u + pair_potential(s, ba, d2));
+        u = 0.5 * (u + pairPotential(s, ba, d2));
       potential += u;
     }
   }
@@ -150,35 +150,35 @@ bool runNBodyNative(const std::string& name, Backend& backend, const std::uint64
   if (name == "nbody_forces" && count == 3) {
     const auto f = static_cast<Handle>(args[2]);
     NBodySystem s;
-    if (!read_system(backend, p, c, s) || !fits(backend, f, s.n, kForceCols, fixed)) return false;
+    if (!readSystem(backend, p, c, s) || !fits(backend, f, s.n, kForceCols, fixed)) return false;
     std::vector<double> fx, fy, fz;
-    if (!backend.nbody_forces(s, fx, fy, fz)) return false;
-    Words w(kForceCols * words_for_bits(s.n), 0);
-    write_reals(w, s.n, 0, fx);
-    write_reals(w, s.n, kRealBits, fy);
-    write_reals(w, s.n, 2 * kRealBits, fz);
-    backend.write_table(f, s.n, kForceCols, w.data());
+    if (!backend.nbodyForces(s, fx, fy, fz)) return false;
+    Words w(kForceCols * wordsForBits(s.n), 0);
+    writeReals(w, s.n, 0, fx);
+    writeReals(w, s.n, kRealBits, fy);
+    writeReals(w, s.n, 2 * kRealBits, fz);
+    backend.writeTable(f, s.n, kForceCols, w.data());
     return true;
   }
   if (name == "nbody_verlet" && count == 4) {
     const double dt = std::bit_cast<double>(args[2]);
     const auto steps = static_cast<std::int64_t>(args[3]);
     NBodySystem s;
-    if (!read_system(backend, p, c, s)) return false;
+    if (!readSystem(backend, p, c, s)) return false;
     if (steps <= 0) return true;  // the body's step loop runs zero times
-    if (!backend.nbody_verlet(s, dt, static_cast<std::uint64_t>(steps))) return false;
-    write_system(backend, p, s);
+    if (!backend.nbodyVerlet(s, dt, static_cast<std::uint64_t>(steps))) return false;
+    writeSystem(backend, p, s);
     return true;
   }
   if (name == "nbody_energy" && count == 3) {
     const auto e = static_cast<Handle>(args[2]);
     NBodySystem s;
-    if (!read_system(backend, p, c, s) || !fits(backend, e, 1, kEnergyCols, fixed)) return false;
+    if (!readSystem(backend, p, c, s) || !fits(backend, e, 1, kEnergyCols, fixed)) return false;
     const std::vector<double> values = energy(s);
     Words w(kEnergyCols, 0);  // one row: one element per column
     for (std::uint64_t k = 0; k < values.size(); ++k)
-      write_reals(w, 1, k * kRealBits, std::vector<double>{values[k]});
-    backend.write_table(e, 1, kEnergyCols, w.data());
+      writeReals(w, 1, k * kRealBits, std::vector<double>{values[k]});
+    backend.writeTable(e, 1, kEnergyCols, w.data());
     return true;
   }
   return false;

@@ -1,5 +1,5 @@
 // The natives of unit nbody (stdlib/nbody.star): tables to an NBodySystem and back,
-// Backend::nbody_forces / Backend::nbody_verlet, energies and momentum.
+// Backend::nbodyForces / Backend::nbodyVerlet, energies and momentum.
 #pragma once
 
 #include <cstddef>

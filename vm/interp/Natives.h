@@ -1,13 +1,13 @@
 // Native implementations of standard-library procedures: a procedure declared with
 // `native 'name';` is run by the backend's fused implementation when the backend has one and
 // natives are enabled; otherwise its Star body runs (the reference). Names and argument shapes:
-//   transitive_closure(var P: table)  -> Backend::transitive_closure
-//   extreme_rows(var T: table; X: slice; first, len: integer; wantMax: boolean; var Z: slice)
-//                                     -> Backend::extreme_rows (MINROW, MAXROW and field forms)
-//   add_field / sub_field(var T: table; X: slice; first: integer; v: word)
-//                                     -> Backend::add_field (ADDWF, SUBWF, hence ADDW, SUBW)
-//   sort_rows, segsort_rows           -> SortNatives.h (unit sort)
-//   nbody_forces, nbody_verlet, nbody_energy -> NBodyNatives.h (unit nbody)
+//   transitiveClosure(var P: table)  -> Backend::transitiveClosure
+//   extremeRows(var T: table; X: slice; first, len: integer; wantMax: boolean; var Z: slice)
+//                                     -> Backend::extremeRows (MINROW, MAXROW and field forms)
+//   addField / subField(var T: table; X: slice; first: integer; v: word)
+//                                     -> Backend::addField (ADDWF, SUBWF, hence ADDW, SUBW)
+//   sortRows, segsortRows           -> SortNatives.h (unit sort)
+//   nbodyForces, nbodyVerlet, nbody_energy -> NBodyNatives.h (unit nbody)
 #pragma once
 
 #include <cstdint>

@@ -27,8 +27,8 @@ bool runSortNative(const std::string& name, Backend& backend, const std::uint64_
 
   const auto k = static_cast<KeyKind>(kind);
   const auto f = static_cast<std::uint64_t>(first - 1), l = static_cast<std::uint64_t>(len);
-  return segmented ? backend.segsort_rows(t, x, heads, f, l, k, descending)
-                   : backend.sort_rows(t, x, f, l, k, descending);
+  return segmented ? backend.segsortRows(t, x, heads, f, l, k, descending)
+                   : backend.sortRows(t, x, f, l, k, descending);
 }
 
 }  // namespace star

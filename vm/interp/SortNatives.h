@@ -1,5 +1,5 @@
-// The natives of unit sort (stdlib/sort.star): argument checks, then Backend::sort_rows /
-// Backend::segsort_rows.
+// The natives of unit sort (stdlib/sort.star): argument checks, then Backend::sortRows /
+// Backend::segsortRows.
 #pragma once
 
 #include <cstddef>

@@ -16,7 +16,7 @@ namespace star::naive {
 using Bits = std::vector<bool>;
 
 // n random bits, each 1 with probability `density`.
-inline Bits random_bits(std::mt19937_64& rng, std::size_t n, double density = 0.5) {
+inline Bits randomBits(std::mt19937_64& rng, std::size_t n, double density = 0.5) {
   std::bernoulli_distribution coin(density);
   Bits b(n);
   for (std::size_t i = 0; i < n; ++i) b[i] = coin(rng);
@@ -32,7 +32,7 @@ inline Bits parse(const char* s) {
 
 // ---- packing, as Backend.h describes: bit i is bit i % 64 of element i / 64 --------------------
 inline std::vector<std::uint64_t> pack(const Bits& b) {
-  std::vector<std::uint64_t> w(words_for_bits(b.size()), 0);
+  std::vector<std::uint64_t> w(wordsForBits(b.size()), 0);
   for (std::size_t i = 0; i < b.size(); ++i) {
     if (b[i]) w[i / 64] |= std::uint64_t{1} << (i % 64);
   }
@@ -46,8 +46,8 @@ inline Bits unpack(const std::uint64_t* words, std::size_t n) {
 }
 
 // True if the unused high bits of the last element of a packed `bits`-bit vector are 0.
-inline bool tail_clear(const std::vector<std::uint64_t>& words, std::uint64_t bits) {
-  if (words.size() != words_for_bits(bits)) return false;
+inline bool tailClear(const std::vector<std::uint64_t>& words, std::uint64_t bits) {
+  if (words.size() != wordsForBits(bits)) return false;
   if (bits % 64 == 0) return true;
   return (words.back() >> (bits % 64)) == 0;
 }
@@ -61,22 +61,22 @@ inline Bits bitwise(BitOp op, const Bits& a, const Bits& b) {
   return r;
 }
 
-inline Bits bit_not(const Bits& a) {
+inline Bits bitNot(const Bits& a) {
   Bits r(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) r[i] = !a[i];
   return r;
 }
 
-inline std::int64_t find_first(const Bits& a) {
+inline std::int64_t findFirst(const Bits& a) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (a[i]) return static_cast<std::int64_t>(i);
   }
   return -1;
 }
 
-inline Bits first_only(const Bits& a) {
+inline Bits firstOnly(const Bits& a) {
   Bits r(a.size());
-  if (const std::int64_t i = find_first(a); i >= 0) r[static_cast<std::size_t>(i)] = true;
+  if (const std::int64_t i = findFirst(a); i >= 0) r[static_cast<std::size_t>(i)] = true;
   return r;
 }
 
@@ -135,24 +135,24 @@ struct Table {
   bool operator==(const Table&) const = default;
 };
 
-inline Table random_table(std::mt19937_64& rng, std::size_t rows, std::size_t cols) {
+inline Table randomTable(std::mt19937_64& rng, std::size_t rows, std::size_t cols) {
   Table t{rows, cols, {}};
-  for (std::size_t j = 0; j < cols; ++j) t.columns.push_back(random_bits(rng, rows));
+  for (std::size_t j = 0; j < cols; ++j) t.columns.push_back(randomBits(rng, rows));
   return t;
 }
 
-inline Bits get_row(const Table& t, std::size_t i) {
+inline Bits getRow(const Table& t, std::size_t i) {
   Bits r(t.cols);
   for (std::size_t j = 0; j < t.cols; ++j) r[j] = t.columns[j][i];
   return r;
 }
 
-inline void set_row(Table& t, std::size_t i, const Bits& row) {
+inline void setRow(Table& t, std::size_t i, const Bits& row) {
   for (std::size_t j = 0; j < t.cols; ++j) t.columns[j][i] = row[j];
 }
 
 // Column-major: column j at offset j * ceil(rows / 64).
-inline std::vector<std::uint64_t> pack_table(const Table& t) {
+inline std::vector<std::uint64_t> packTable(const Table& t) {
   std::vector<std::uint64_t> w;
   for (const Bits& c : t.columns) {
     const std::vector<std::uint64_t> p = pack(c);
@@ -161,9 +161,9 @@ inline std::vector<std::uint64_t> pack_table(const Table& t) {
   return w;
 }
 
-inline Table unpack_table(const std::uint64_t* words, std::size_t rows, std::size_t cols) {
+inline Table unpackTable(const std::uint64_t* words, std::size_t rows, std::size_t cols) {
   Table t{rows, cols, {}};
-  const std::size_t wpc = words_for_bits(rows);
+  const std::size_t wpc = wordsForBits(rows);
   for (std::size_t j = 0; j < cols; ++j) t.columns.push_back(unpack(words + j * wpc, rows));
   return t;
 }
@@ -171,24 +171,24 @@ inline Table unpack_table(const std::uint64_t* words, std::size_t rows, std::siz
 // ---- moving values in and out of a backend -----------------------------------------------------
 inline void upload(Backend& be, Handle v, const Bits& b) {
   const std::vector<std::uint64_t> w = pack(b);
-  be.write_bits(v, b.size(), w.data());
+  be.writeBits(v, b.size(), w.data());
 }
 
 inline Bits download(Backend& be, Handle v) {
   std::vector<std::uint64_t> w;
-  be.read_bits(v, w);
+  be.readBits(v, w);
   return unpack(w.data(), static_cast<std::size_t>(be.length(v)));
 }
 
-inline void upload_table(Backend& be, Handle t, const Table& table) {
-  const std::vector<std::uint64_t> w = pack_table(table);
-  be.write_table(t, table.rows, table.cols, w.data());
+inline void uploadTable(Backend& be, Handle t, const Table& table) {
+  const std::vector<std::uint64_t> w = packTable(table);
+  be.writeTable(t, table.rows, table.cols, w.data());
 }
 
-inline Table download_table(Backend& be, Handle t) {
+inline Table downloadTable(Backend& be, Handle t) {
   std::vector<std::uint64_t> w;
-  be.read_table(t, w);
-  return unpack_table(w.data(), static_cast<std::size_t>(be.rows(t)),
+  be.readTable(t, w);
+  return unpackTable(w.data(), static_cast<std::size_t>(be.rows(t)),
                       static_cast<std::size_t>(be.cols(t)));
 }
 

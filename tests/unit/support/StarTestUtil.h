@@ -138,10 +138,10 @@ inline RunResult runModule(star::Interpreter& vm, std::ostringstream& out, const
 inline std::unique_ptr<star::Backend> makeTestBackend() {
   const char* env = std::getenv("STAR_TEST_BACKEND");
   const std::string name = env && *env ? env : "cpu";
-  if (name == "cpu") return star::make_cpu_backend();
+  if (name == "cpu") return star::makeCpuBackend();
   if (name == "cuda") {
 #ifdef STAR_TEST_HAVE_CUDA
-    return star::make_cuda_backend();  // throws BackendError without a usable GPU
+    return star::makeCudaBackend();  // throws BackendError without a usable GPU
 #else
     throw std::runtime_error("STAR_TEST_BACKEND=cuda, but this test was built without CUDA");
 #endif
