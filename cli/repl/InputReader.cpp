@@ -146,7 +146,7 @@ std::vector<std::string> completionsFor(const std::string& line, int start,
   } else {
     for (const char* k : kKeywords)
       if (startsWithNoCase(k, prefix)) out.push_back(inCaseOf(k, prefix));
-    for (auto& b : kBuiltins)
+    for (auto& b : builtins())
       if (startsWithNoCase(std::string(b.name), prefix))
         out.push_back(inCaseOf(std::string(b.name), prefix));
     for (auto& n : names)

@@ -137,15 +137,19 @@ void CodeGen::finishFunction() {
 // ======================================================================= emission, registers
 
 std::uint32_t CodeGen::emit(Op op, std::initializer_list<std::uint32_t> operands, SourceLoc loc) {
+  return emitOperands(op, std::span<const std::uint32_t>(operands.begin(), operands.size()), loc);
+}
+
+std::uint32_t CodeGen::emitOperands(Op op, std::span<const std::uint32_t> operands,
+                                    SourceLoc loc) {
   assert(operands.size() == opInfo(op).shape.size());
   std::uint32_t at = here();
   lastInstr_ = at;
   fs_.fn->code.push_back(static_cast<std::uint32_t>(op));
   fs_.fn->locs.push_back(loc);
-  std::size_t i = 0;
-  for (std::uint32_t o : operands) {
-    char shape = opInfo(op).shape[i++];
-    if (shape == 'r' && (o & kArgBit) && !(o & kGlobalBit)) fs_.argPatches.push_back(here());
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    std::uint32_t o = operands[i];
+    if (opInfo(op).shape[i] == 'r' && (o & kArgBit) && !(o & kGlobalBit)) fs_.argPatches.push_back(here());
     fs_.fn->code.push_back(o);
     fs_.fn->locs.push_back(loc);
   }
@@ -575,6 +579,30 @@ std::uint32_t CodeGen::callRoutine(Routine& r, std::vector<ExprPtr>* args, Sourc
 
 std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
   auto b = static_cast<Builtin>(e.builtin);
+  const BuiltinInfo& info = builtinInfo(b);
+  if (info.opcode == Op::Count_) return irregularBuiltin(e, dst);
+  // One instruction: the result register (functions), then the arguments in order.
+  std::vector<std::uint32_t> operands;
+  for (std::size_t i = 0; i < e.args.size(); ++i) {
+    const BuiltinParam& p = info.params[std::min(i, info.params.size() - 1)];
+    Expr* a = e.args[i].get();
+    if (p.byRef) operands.push_back(operand(*static_cast<NameExpr*>(a)->symbol));
+    else if (p.kind == ParamKind::Real) operands.push_back(toReal(a));
+    else operands.push_back(expr(a));
+  }
+  if (!info.isProcedure()) {
+    std::uint32_t r = resultReg(e.type, dst);
+    operands.insert(operands.begin(), r);
+    emitOperands(info.opcode, operands, e.loc);
+    return r;
+  }
+  emitOperands(info.opcode, operands, e.loc);
+  return 0;
+}
+
+// The builtins that are not one instruction with their arguments as operands.
+std::uint32_t CodeGen::irregularBuiltin(CallExpr& e, std::int64_t dst) {
+  auto b = static_cast<Builtin>(e.builtin);
   auto arg = [&](int i) { return e.args[i].get(); };
   auto out = [&]() { return resultReg(e.type, dst); };
   auto varOperand = [&](int i) { return operand(*static_cast<NameExpr*>(arg(i))->symbol); };
@@ -584,29 +612,11 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
     case Builtin::Clr:
       emit(Op::BFILL, {varOperand(0), b == Builtin::Set ? 1u : 0u}, loc);
       return 0;
-    case Builtin::Fnd: case Builtin::Numb: case Builtin::Some: case Builtin::Len: {
-      std::uint32_t v = expr(arg(0));
-      std::uint32_t r = out();
-      Op op = b == Builtin::Fnd ? Op::BFND : b == Builtin::Numb ? Op::BNUMB : b == Builtin::Some ? Op::BSOME : Op::BLEN;
-      emit(op, {r, v}, loc);
-      return r;
-    }
     case Builtin::Zero: {
       std::uint32_t v = expr(arg(0));
       std::uint32_t r = out();
       emit(Op::BSOME, {r, v}, loc);
       emit(Op::NOT, {r, r}, loc);
-      return r;
-    }
-    case Builtin::Step: {
-      std::uint32_t r = dst >= 0 ? static_cast<std::uint32_t>(dst) : temp(SlotKind::Scalar);
-      emit(Op::BSTEP, {r, varOperand(0)}, loc);
-      return r;
-    }
-    case Builtin::Frst: {
-      std::uint32_t v = expr(arg(0));
-      std::uint32_t r = out();
-      emit(Op::BFRST, {r, v}, loc);
       return r;
     }
     case Builtin::Convert: {
@@ -637,52 +647,6 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       emit(Op::WREP, {i, j, v, w}, loc);
       return 0;
     }
-    case Builtin::Eq: case Builtin::NotEq: case Builtin::Less: case Builtin::LessEq:
-    case Builtin::Great: case Builtin::GreatEq: case Builtin::Add: case Builtin::Subt: {
-      std::uint32_t v = expr(arg(0)), w = expr(arg(1));
-      std::uint32_t r = out();
-      Op op = b == Builtin::Eq ? Op::WEQ : b == Builtin::NotEq ? Op::WNE : b == Builtin::Less ? Op::WLT
-            : b == Builtin::LessEq ? Op::WLE : b == Builtin::Great ? Op::WGT : b == Builtin::GreatEq ? Op::WGE
-            : b == Builtin::Add ? Op::WADD : Op::WSUB;
-      emit(op, {r, v, w}, loc);
-      return r;
-    }
-    case Builtin::Bin: {
-      std::uint32_t n = expr(arg(0)), k = expr(arg(1));
-      std::uint32_t r = out();
-      emit(Op::WBIN, {r, n, k}, loc);
-      return r;
-    }
-    case Builtin::Val: {
-      std::uint32_t w = expr(arg(0));
-      std::uint32_t r = out();
-      emit(Op::WVAL, {r, w}, loc);
-      return r;
-    }
-    case Builtin::Sval:
-    case Builtin::Fval: {
-      std::uint32_t w = expr(arg(0));
-      std::uint32_t r = out();
-      emit(b == Builtin::Sval ? Op::WSVAL : Op::WFVAL, {r, w}, loc);
-      return r;
-    }
-    case Builtin::Sbin:
-    case Builtin::Fbin: {
-      std::uint32_t x = b == Builtin::Fbin ? toReal(arg(0)) : expr(arg(0));
-      std::uint32_t k = expr(arg(1));
-      std::uint32_t r = out();
-      emit(b == Builtin::Sbin ? Op::WSBIN : Op::WFBIN, {r, x, k}, loc);
-      return r;
-    }
-    case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin:
-    case Builtin::Cos: case Builtin::Arctan: {
-      std::uint32_t x = toReal(arg(0));
-      std::uint32_t r = out();
-      Op op = b == Builtin::Sqrt ? Op::FSQRT : b == Builtin::Exp ? Op::FEXP : b == Builtin::Ln ? Op::FLN
-            : b == Builtin::Sin ? Op::FSIN : b == Builtin::Cos ? Op::FCOS : Op::FATAN;
-      emit(op, {r, x}, loc);
-      return r;
-    }
     case Builtin::Abs: {
       std::uint32_t x = expr(arg(0));
       std::uint32_t r = out();
@@ -698,18 +662,6 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       emit(b == Builtin::Trunc ? Op::FTRUNC : Op::FROUND, {r, x}, loc);
       return r;
     }
-    case Builtin::Power: {
-      std::uint32_t x = toReal(arg(0)), y = toReal(arg(1));
-      std::uint32_t r = out();
-      emit(Op::FPOW, {r, x, y}, loc);
-      return r;
-    }
-    case Builtin::StrToReal: {
-      std::uint32_t s = expr(arg(0));
-      std::uint32_t r = out();
-      emit(Op::STOF, {r, s}, loc);
-      return r;
-    }
     case Builtin::Col:
     case Builtin::Row: {
       std::uint32_t i = expr(arg(0)), t = expr(arg(1));
@@ -717,23 +669,6 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       emit(b == Builtin::Col ? Op::TGETCOL : Op::TGETROW, {r, t, i}, loc);
       return r;
     }
-    case Builtin::Rows:
-    case Builtin::Cols: {
-      std::uint32_t t = expr(arg(0));
-      std::uint32_t r = out();
-      emit(b == Builtin::Rows ? Op::TROWS : Op::TCOLS, {r, t}, loc);
-      return r;
-    }
-    case Builtin::Load:
-    case Builtin::Save: {
-      std::uint32_t t = b == Builtin::Load ? varOperand(0) : expr(arg(0));
-      std::uint32_t path = expr(arg(1));
-      emit(b == Builtin::Load ? Op::TLOAD : Op::TSAVE, {t, path}, loc);
-      return 0;
-    }
-    case Builtin::LoadGraph:
-      emit(Op::TLOADG, {varOperand(0), expr(arg(1))}, loc);
-      return 0;
     case Builtin::LoadEdges: {
       std::uint32_t path = expr(arg(1));
       std::uint32_t vbits = temp(SlotKind::Scalar), wbits = temp(SlotKind::Scalar);
@@ -742,13 +677,6 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
         Symbol& s = *static_cast<NameExpr*>(arg(k))->symbol;
         emit(s.byRef ? Op::STREF : Op::MOVE, {operand(s), k == 2 ? vbits : wbits}, loc);
       }
-      return 0;
-    }
-    case Builtin::LoadNum:
-    case Builtin::SaveNum: {
-      std::uint32_t t = b == Builtin::LoadNum ? varOperand(0) : expr(arg(0));
-      std::uint32_t path = expr(arg(1)), layout = expr(arg(2));
-      emit(b == Builtin::LoadNum ? Op::TLOADN : Op::TSAVEN, {t, path, layout}, loc);
       return 0;
     }
     case Builtin::Write:
@@ -761,29 +689,10 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
       }
       if (b == Builtin::Writeln) emit(Op::WRITELN, {}, loc);
       return 0;
-    case Builtin::ParamCount: {
-      std::uint32_t r = out();
-      emit(Op::PCOUNT, {r}, loc);
-      return r;
-    }
-    case Builtin::ParamStr: {
-      std::uint32_t i = expr(arg(0));
-      std::uint32_t r = out();
-      emit(Op::PSTR, {r, i}, loc);
-      return r;
-    }
-    case Builtin::StrToInt: {
-      std::uint32_t s = expr(arg(0));
-      std::uint32_t r = out();
-      emit(Op::STOI, {r, s}, loc);
-      return r;
-    }
-    case Builtin::Error:
-      emit(Op::RAISE, {expr(arg(0))}, loc);
-      return 0;
-    case Builtin::Count_:
+    default:
       break;
   }
+  assert(!"a builtin without an opcode needs a case in irregularBuiltin");
   return 0;
 }
 

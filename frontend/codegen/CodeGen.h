@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "frontend/ast/Ast.h"
@@ -49,6 +50,7 @@ class CodeGen {
 
   // emission
   std::uint32_t emit(Op op, std::initializer_list<std::uint32_t> operands, SourceLoc loc);
+  std::uint32_t emitOperands(Op op, std::span<const std::uint32_t> operands, SourceLoc loc);
   std::uint32_t here() const { return static_cast<std::uint32_t>(fs_.fn->code.size()); }
   void patchJump(std::uint32_t instr, std::uint32_t target);  // last operand of instr
   std::uint32_t constant(Constant c);
@@ -75,6 +77,7 @@ class CodeGen {
   std::uint32_t binary(BinaryExpr& e, std::int64_t dst);
   std::uint32_t unary(UnaryExpr& e, std::int64_t dst);
   std::uint32_t builtin(CallExpr& e, std::int64_t dst);
+  std::uint32_t irregularBuiltin(CallExpr& e, std::int64_t dst);
   std::uint32_t callRoutine(Routine& r, std::vector<ExprPtr>* args, SourceLoc loc,
                             std::int64_t dst);
   std::uint32_t literalConstant(const Symbol& s, SourceLoc loc, std::int64_t dst);

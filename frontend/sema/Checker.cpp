@@ -15,18 +15,6 @@ std::string lowerCase(std::string s) {
   return s;
 }
 
-int findBuiltin(std::string_view name) {
-  for (int i = 0; i < static_cast<int>(Builtin::Count_); ++i) {
-    std::string_view b = kBuiltins[i].name;
-    if (b.size() != name.size()) continue;
-    bool same = true;
-    for (std::size_t k = 0; k < b.size() && same; ++k)
-      same = std::toupper(static_cast<unsigned char>(name[k])) == b[k];
-    if (same) return i;
-  }
-  return -1;
-}
-
 const char* typeName(Type t) {
   switch (t) {
     case Type::Error: return "<error>";
@@ -78,18 +66,6 @@ std::size_t editDistance(const std::string& a, const std::string& b, std::size_t
 }
 
 }  // namespace
-
-bool isStatementLikeBuiltin(Builtin b) {
-  switch (b) {
-    case Builtin::Set: case Builtin::Clr: case Builtin::Rep: case Builtin::Load:
-    case Builtin::Save: case Builtin::Write: case Builtin::Writeln:
-    case Builtin::LoadGraph: case Builtin::LoadEdges: case Builtin::LoadNum: case Builtin::SaveNum:
-    case Builtin::Error:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // ======================================================================= declarations
 
@@ -370,7 +346,7 @@ std::string Checker::suggest(const std::string& name) const {
     for (auto& [k, s] : *locals_) consider(s->name);
   for (auto& [k, s] : globals_) consider(s->name);
   for (auto& [k, r] : routines_) consider(r->name);
-  for (auto& b : kBuiltins) consider(std::string(b.name));
+  for (auto& b : builtins()) consider(b.name);
   return best;
 }
 
@@ -774,59 +750,92 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
   e.target = CallTarget::Builtin;
   e.builtin = id;
   int n = static_cast<int>(e.args.size());
-  if (n < info.minArgs || (info.maxArgs >= 0 && n > info.maxArgs)) {
-    diags_.error(e.loc, "wrong number of arguments to " + std::string(info.name) + ": expected " +
+  if (n < info.minArgs() || (info.maxArgs() >= 0 && n > info.maxArgs())) {
+    diags_.error(e.loc, "wrong number of arguments to " + info.name + ": expected " +
                             std::string(info.signature));
     for (auto& a : e.args) expr(a.get());
     return Type::Error;
   }
-  if (asStatement && !isStatementLikeBuiltin(b)) {
-    // Calling a function for its effect only is allowed for STEP (it clears the bit).
-    if (b != Builtin::Step) {
-      diags_.error(e.loc, std::string(info.name) + " is a function; use its value");
-      for (auto& a : e.args) expr(a.get());
-      return Type::Error;
-    }
-  }
-  if (!asStatement && isStatementLikeBuiltin(b)) {
-    diags_.error(e.loc, std::string(info.name) + " is a procedure and has no value");
+  // Calling a function for its effect only is allowed for STEP (it clears the bit).
+  if (asStatement && !info.isProcedure() && b != Builtin::Step) {
+    diags_.error(e.loc, info.name + " is a function; use its value");
     for (auto& a : e.args) expr(a.get());
     return Type::Error;
   }
-  auto arg = [&](int i) { return e.args[i].get(); };
-  std::string nm(info.name);
+  if (!asStatement && info.isProcedure()) {
+    diags_.error(e.loc, info.name + " is a procedure and has no value");
+    for (auto& a : e.args) expr(a.get());
+    return Type::Error;
+  }
+  // Every argument's type, then (when all are right) the by-reference ones are variables.
+  bool ok = true;
+  for (std::size_t i = 0; i < e.args.size(); ++i)
+    ok &= builtinArgument(e.args[i].get(), info.params[std::min(i, info.params.size() - 1)].kind,
+                          info.describeParam(i));
+  if (!ok) return Type::Error;
+  for (std::size_t i = 0; i < e.args.size(); ++i)
+    if (info.params[std::min(i, info.params.size() - 1)].byRef)
+      expectVariable(e.args[i].get(), info.describeParam(i, true));
+  Type result = Type::Void;
+  switch (info.result) {
+    case ResultKind::None: result = Type::Void; break;
+    case ResultKind::Integer: result = Type::Integer; break;
+    case ResultKind::Real: result = Type::Real; break;
+    case ResultKind::Boolean: result = Type::Boolean; break;
+    case ResultKind::String: result = Type::String; break;
+    case ResultKind::Word: result = Type::Word; break;
+    case ResultKind::Slice: result = Type::Slice; break;
+    case ResultKind::SameAsFirst:
+      e.shape = e.args[0]->shape;
+      result = e.args[0]->type;
+      break;
+    case ResultKind::OtherBits:
+      e.shape = e.args[0]->shape;
+      result = e.args[0]->type == Type::Slice ? Type::Word : Type::Slice;
+      break;
+  }
+  builtinStaticChecks(e, b);
+  return result;
+}
+
+bool Checker::builtinArgument(Expr* a, ParamKind kind, const std::string& what) {
+  switch (kind) {
+    case ParamKind::Integer: return expectType(a, Type::Integer, what);
+    case ParamKind::Real: return expectType(a, Type::Real, what);
+    case ParamKind::Boolean: return expectType(a, Type::Boolean, what);
+    case ParamKind::String: return expectType(a, Type::String, what);
+    case ParamKind::Bits: return expectBits(a, what);
+    case ParamKind::Word: return expectWord(a, what);
+    case ParamKind::Table: return expectTable(a, what);
+    case ParamKind::Number: {
+      Type t = expr(a);
+      if (t == Type::Error) return false;
+      if (t == Type::Integer || t == Type::Real) return true;
+      diags_.error(a->loc, what + " must be an integer or a real, not " + typeName(t));
+      return false;
+    }
+    case ParamKind::Vector: {
+      Type t = expr(a);
+      if (t == Type::Error) return false;
+      if (isVector(t)) return true;
+      diags_.error(a->loc, what + " must be a slice, a word or a table, not " + typeName(t));
+      return false;
+    }
+    case ParamKind::Any: {
+      Type t = expr(a);
+      if (t == Type::Void) diags_.error(a->loc, "this has no value to write");
+      return true;  // a wrong argument of write does not hide the others' errors
+    }
+  }
+  return false;
+}
+
+// What the table's signatures cannot say: sizes of results and checks of constant arguments
+// (the same checks run again at run time on the values).
+void Checker::builtinStaticChecks(CallExpr& e, Builtin b) {
+  auto arg = [&](int i) { return e.args[static_cast<std::size_t>(i)].get(); };
   switch (b) {
-    case Builtin::Set:
-    case Builtin::Clr:
-      if (!expectBits(arg(0), "the argument of " + nm)) return Type::Error;
-      expectVariable(arg(0), "the argument of " + nm);
-      return Type::Void;
-    case Builtin::Fnd:
-    case Builtin::Numb:
-    case Builtin::Len:
-      if (!expectBits(arg(0), "the argument of " + nm)) return Type::Error;
-      return Type::Integer;
-    case Builtin::Step:
-      if (!expectBits(arg(0), "the argument of STEP")) return Type::Error;
-      expectVariable(arg(0), "the argument of STEP");
-      return Type::Integer;
-    case Builtin::Some:
-    case Builtin::Zero:
-      if (!expectBits(arg(0), "the argument of " + nm)) return Type::Error;
-      return Type::Boolean;
-    case Builtin::Frst:
-      if (!expectBits(arg(0), "the argument of FRST")) return Type::Error;
-      e.shape = arg(0)->shape;
-      return arg(0)->type;
-    case Builtin::Convert:
-      if (!expectBits(arg(0), "the argument of CONVERT")) return Type::Error;
-      e.shape = arg(0)->shape;
-      return arg(0)->type == Type::Slice ? Type::Word : Type::Slice;
     case Builtin::Trim: {
-      bool ok = expectType(arg(0), Type::Integer, "the first argument of TRIM");
-      ok &= expectType(arg(1), Type::Integer, "the second argument of TRIM");
-      ok &= expectWord(arg(2), "the third argument of TRIM");
-      if (!ok) return Type::Error;
       std::int64_t len = arg(2)->shape.length;
       checkIndex(arg(0), len, "TRIM start");
       checkIndex(arg(1), len, "TRIM end");
@@ -836,15 +845,9 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
                                                  " is after its end " + std::to_string(*j));
         else e.shape.length = *j - *i + 1;
       }
-      return Type::Word;
+      break;
     }
     case Builtin::Rep: {
-      bool ok = expectType(arg(0), Type::Integer, "the first argument of REP");
-      ok &= expectType(arg(1), Type::Integer, "the second argument of REP");
-      ok &= expectWord(arg(2), "the third argument of REP");
-      ok &= expectWord(arg(3), "the fourth argument of REP");
-      if (!ok) return Type::Error;
-      expectVariable(arg(3), "the fourth argument of REP");
       std::int64_t len = arg(3)->shape.length;
       checkIndex(arg(0), len, "REP start");
       checkIndex(arg(1), len, "REP end");
@@ -854,150 +857,61 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
                                       std::to_string(*j) + ", ...) replaces " +
                                       std::to_string(*j - *i + 1) + " bits but the word has " +
                                       std::to_string(arg(2)->shape.length));
-      return Type::Void;
+      break;
     }
     case Builtin::Eq: case Builtin::NotEq: case Builtin::Less: case Builtin::LessEq:
-    case Builtin::Great: case Builtin::GreatEq: case Builtin::Add: case Builtin::Subt: {
-      bool ok = expectWord(arg(0), "the first argument of " + nm);
-      ok &= expectWord(arg(1), "the second argument of " + nm);
-      if (!ok) return Type::Error;
+    case Builtin::Great: case Builtin::GreatEq: case Builtin::Add: case Builtin::Subt:
       checkSameLength(arg(1)->loc, arg(0)->shape, arg(1)->shape, "the first word has");
-      if (b == Builtin::Add || b == Builtin::Subt) {
-        e.shape = arg(0)->shape;
-        return Type::Word;
-      }
-      return Type::Boolean;
-    }
-    case Builtin::Bin: {
-      bool ok = expectType(arg(0), Type::Integer, "the first argument of BIN");
-      ok &= expectType(arg(1), Type::Integer, "the second argument of BIN");
-      if (!ok) return Type::Error;
+      break;
+    case Builtin::Bin:
       if (auto k = foldInt(arg(1))) {
         if (*k < 1) diags_.error(arg(1)->loc, "BIN needs a length of at least 1, not " + std::to_string(*k));
         else e.shape.length = *k;
       }
-      return Type::Word;
-    }
-    case Builtin::Val:
-      if (!expectWord(arg(0), "the argument of VAL")) return Type::Error;
-      if (arg(0)->shape.length > 63)
-        diags_.error(arg(0)->loc, "VAL needs a word of at most 63 bits; this one has " +
-                                      std::to_string(arg(0)->shape.length));
-      return Type::Integer;
-    case Builtin::Sval:
-      if (!expectWord(arg(0), "the argument of SVAL")) return Type::Error;
-      if (arg(0)->shape.length == 0 || arg(0)->shape.length > 64)
-        diags_.error(arg(0)->loc, "SVAL needs a word of 1..64 bits; this one has " +
-                                      std::to_string(arg(0)->shape.length));
-      return Type::Integer;
-    case Builtin::Sbin: {
-      bool ok = expectType(arg(0), Type::Integer, "the first argument of SBIN");
-      ok &= expectType(arg(1), Type::Integer, "the second argument of SBIN");
-      if (!ok) return Type::Error;
+      break;
+    case Builtin::Sbin:
       if (auto k = foldInt(arg(1))) {
         if (*k < 1 || *k > 64)
           diags_.error(arg(1)->loc, "SBIN needs a length of 1..64, not " + std::to_string(*k));
         else e.shape.length = *k;
       }
-      return Type::Word;
-    }
-    case Builtin::Fval:
-      if (!expectWord(arg(0), "the argument of FVAL")) return Type::Error;
-      if (arg(0)->shape.length >= 0 && arg(0)->shape.length != 32 && arg(0)->shape.length != 64)
-        diags_.error(arg(0)->loc, "FVAL needs a word of 32 or 64 bits; this one has " +
-                                      std::to_string(arg(0)->shape.length));
-      return Type::Real;
-    case Builtin::Fbin: {
-      bool ok = expectType(arg(0), Type::Real, "the first argument of FBIN");
-      ok &= expectType(arg(1), Type::Integer, "the second argument of FBIN");
-      if (!ok) return Type::Error;
+      break;
+    case Builtin::Fbin:
       if (auto k = foldInt(arg(1))) {
         if (*k != 32 && *k != 64)
           diags_.error(arg(1)->loc, "FBIN needs a length of 32 or 64, not " + std::to_string(*k));
         else e.shape.length = *k;
       }
-      return Type::Word;
-    }
-    case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin:
-    case Builtin::Cos: case Builtin::Arctan:
-      if (!expectType(arg(0), Type::Real, "the argument of " + nm)) return Type::Error;
-      return Type::Real;
-    case Builtin::Abs: {
-      Type t = expr(arg(0));
-      if (t == Type::Error) return t;
-      if (t == Type::Integer || t == Type::Real) return t;
-      diags_.error(arg(0)->loc, "the argument of ABS must be an integer or a real, not " +
-                                    std::string(typeName(t)));
-      return Type::Error;
-    }
-    case Builtin::Trunc:
-    case Builtin::Round:
-      if (!expectType(arg(0), Type::Real, "the argument of " + nm)) return Type::Error;
-      return Type::Integer;
-    case Builtin::Power: {
-      bool ok = expectType(arg(0), Type::Real, "the first argument of POWER");
-      ok &= expectType(arg(1), Type::Real, "the second argument of POWER");
-      return ok ? Type::Real : Type::Error;
-    }
-    case Builtin::StrToReal:
-      if (!expectType(arg(0), Type::String, "the argument of StrToReal")) return Type::Error;
-      return Type::Real;
+      break;
+    case Builtin::Val:
+      if (arg(0)->shape.length > 63)
+        diags_.error(arg(0)->loc, "VAL needs a word of at most 63 bits; this one has " +
+                                      std::to_string(arg(0)->shape.length));
+      break;
+    case Builtin::Sval:
+      if (arg(0)->shape.length == 0 || arg(0)->shape.length > 64)
+        diags_.error(arg(0)->loc, "SVAL needs a word of 1..64 bits; this one has " +
+                                      std::to_string(arg(0)->shape.length));
+      break;
+    case Builtin::Fval:
+      if (arg(0)->shape.length >= 0 && arg(0)->shape.length != 32 && arg(0)->shape.length != 64)
+        diags_.error(arg(0)->loc, "FVAL needs a word of 32 or 64 bits; this one has " +
+                                      std::to_string(arg(0)->shape.length));
+      break;
     case Builtin::Col:
     case Builtin::Row: {
-      bool ok = expectType(arg(0), Type::Integer, "the index of " + nm);
-      ok &= expectTable(arg(1), "the second argument of " + nm);
-      if (!ok) return Type::Error;
       const Shape& ts = arg(1)->shape;
-      if (b == Builtin::Col) {
-        checkIndex(arg(0), ts.cols, "column");
-        e.shape.length = ts.rows;
-        return Type::Slice;
-      }
-      checkIndex(arg(0), ts.rows, "row");
-      e.shape.length = ts.cols;
-      return Type::Word;
-    }
-    case Builtin::Rows:
-    case Builtin::Cols:
-      if (!expectTable(arg(0), "the argument of " + nm)) return Type::Error;
-      return Type::Integer;
-    case Builtin::Load:
-    case Builtin::Save: {
-      bool ok = expectTable(arg(0), "the first argument of " + nm);
-      ok &= expectType(arg(1), Type::String, "the file name of " + nm);
-      if (!ok) return Type::Error;
-      if (b == Builtin::Load) expectVariable(arg(0), "the table of LOAD");
-      return Type::Void;
-    }
-    case Builtin::LoadGraph: {
-      bool ok = expectTable(arg(0), "the first argument of LOADGRAPH");
-      ok &= expectType(arg(1), Type::String, "the file name of LOADGRAPH");
-      if (ok) expectVariable(arg(0), "the table of LOADGRAPH");
-      return Type::Void;
-    }
-    case Builtin::LoadEdges: {
-      bool ok = expectTable(arg(0), "the first argument of LOADEDGES");
-      ok &= expectType(arg(1), Type::String, "the file name of LOADEDGES");
-      ok &= expectType(arg(2), Type::Integer, "the third argument of LOADEDGES");
-      ok &= expectType(arg(3), Type::Integer, "the fourth argument of LOADEDGES");
-      if (ok) {
-        expectVariable(arg(0), "the table of LOADEDGES");
-        expectVariable(arg(2), "the third argument of LOADEDGES");
-        expectVariable(arg(3), "the fourth argument of LOADEDGES");
-      }
-      return Type::Void;
+      bool col = b == Builtin::Col;
+      checkIndex(arg(0), col ? ts.cols : ts.rows, col ? "column" : "row");
+      e.shape.length = col ? ts.rows : ts.cols;
+      break;
     }
     case Builtin::LoadNum:
     case Builtin::SaveNum: {
-      bool ok = expectTable(arg(0), "the first argument of " + nm);
-      ok &= expectType(arg(1), Type::String, "the file name of " + nm);
-      ok &= expectType(arg(2), Type::String, "the layout of " + nm);
-      if (!ok) return Type::Void;
-      if (b == Builtin::LoadNum) expectVariable(arg(0), "the table of LOADNUM");
       // A constant layout is checked now, and against a table of known width; any other
       // layout when the call runs.
       Symbol layout;
-      if (!foldConstant(arg(2), layout)) return Type::Void;
+      if (!foldConstant(arg(2), layout)) break;
       std::string error;
       auto parsed = parseLayout(layout.stringValue, error);
       std::int64_t cols = arg(0)->shape.cols;
@@ -1007,31 +921,11 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
         diags_.error(arg(2)->loc, "size mismatch: the layout '" + layout.stringValue + "' has " +
                                       std::to_string(parsed->width) + " bits but the table has " +
                                       std::to_string(cols) + " columns");
-      return Type::Void;
+      break;
     }
-    case Builtin::Write:
-    case Builtin::Writeln:
-      for (auto& a : e.args) {
-        Type t = expr(a.get());
-        if (t == Type::Void)
-          diags_.error(a->loc, "this has no value to write");
-      }
-      return Type::Void;
-    case Builtin::ParamCount:
-      return Type::Integer;
-    case Builtin::ParamStr:
-      if (!expectType(arg(0), Type::Integer, "the argument of ParamStr")) return Type::Error;
-      return Type::String;
-    case Builtin::StrToInt:
-      if (!expectType(arg(0), Type::String, "the argument of StrToInt")) return Type::Error;
-      return Type::Integer;
-    case Builtin::Error:
-      expectType(arg(0), Type::String, "the message of ERROR");
-      return Type::Void;
-    case Builtin::Count_:
+    default:
       break;
   }
-  return Type::Error;
 }
 
 Type Checker::unary(UnaryExpr& e) {

@@ -11,6 +11,7 @@
 
 #include "frontend/ast/Ast.h"
 #include "frontend/diag/Diagnostics.h"
+#include "frontend/sema/Builtins.h"
 
 namespace star {
 
@@ -78,6 +79,8 @@ class Checker {
   Type call(CallExpr& e, bool asStatement);
   Type routineCall(CallExpr& e, Routine& r);
   Type builtinCall(CallExpr& e, bool asStatement);
+  bool builtinArgument(Expr* a, ParamKind kind, const std::string& what);
+  void builtinStaticChecks(CallExpr& e, Builtin b);
   Type component(CallExpr& e, Symbol& sym);
   Type unary(UnaryExpr& e);
   Type binary(BinaryExpr& e);
