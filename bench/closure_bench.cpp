@@ -22,6 +22,7 @@
 #ifdef STAR_HAVE_CUDA
 #include "bench/PaperWarshallAdapt.h"
 #include "runtime-cuda/CudaBackend.h"
+#include "vm/backend/NativeKernels.h"
 #endif
 
 using namespace star;
@@ -43,7 +44,7 @@ Timing timeClosure(Backend& b, const TableData& graph) {
   for (int r = 0; r <= kRuns; ++r) {
     b.writeTable(h, graph.rows, graph.cols, graph.words.data());  // waits for the upload
     const auto start = std::chrono::steady_clock::now();
-    if (!b.transitiveClosure(h)) {
+    if (!b.nativeKernels()->transitiveClosure(h)) {
       std::fprintf(stderr, "%s backend has no native transitive_closure\n", b.name().c_str());
       std::exit(1);
     }

@@ -35,6 +35,7 @@
 #include "runtime-cuda/kernels/NBodyDevice.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
 #include "vm/backend/NBodySystem.h"
+#include "vm/backend/NativeKernels.h"
 
 using namespace star;
 namespace nb = star::cuda::nbody;
@@ -302,10 +303,10 @@ int main(int argc, char** argv) {
     const double tg = timeSteps(ctx, s, general, steps);
     // The whole native call: upload, 100 steps, download (one host round trip).
     NBodySystem moved = s;
-    gpu->nbodyVerlet(moved, 1e-4, 1);  // warm-up
+    gpu->nativeKernels()->nbodyVerlet(moved, 1e-4, 1);  // warm-up
     const auto start = std::chrono::steady_clock::now();
     const int call_steps = s.n < 60000 ? 100 : 10;
-    gpu->nbodyVerlet(moved, 1e-4, call_steps);
+    gpu->nativeKernels()->nbodyVerlet(moved, 1e-4, call_steps);
     const double tc =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
         call_steps;
@@ -313,7 +314,7 @@ int main(int argc, char** argv) {
     if (s.n <= 6144) {  // one force evaluation is a step's cost
       std::vector<double> fx, fy, fz;
       const auto t0 = std::chrono::steady_clock::now();
-      cpu->nbodyForces(s, fx, fy, fz);
+      cpu->nativeKernels()->nbodyForces(s, fx, fy, fz);
       host = sci(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::printf("| %zu | %s | %s | %s | %s | %s | %g | %g | %s | %.0fx |\n", s.n, sci(ti).c_str(),

@@ -26,6 +26,7 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/RowSort.h"
 #include "runtime-cuda/kernels/SegmentedSort.h"
+#include "vm/backend/NativeKernels.h"
 
 using namespace star;
 using namespace star::bench;
@@ -195,7 +196,7 @@ int main(int argc, char** argv) {
       backend->writeTable(th, n, 64, host.data());
       backend->synchronize();
       const auto start = std::chrono::steady_clock::now();
-      backend->segsortRows(th, xh, hh, 0, 32, KeyKind::Float, false);
+      backend->nativeKernels()->segsortRows(th, xh, hh, 0, 32, KeyKind::Float, false);
       backend->synchronize();
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

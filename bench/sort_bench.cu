@@ -23,6 +23,7 @@
 #include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/RowSort.h"
+#include "vm/backend/NativeKernels.h"
 
 using namespace star;
 using namespace star::bench;
@@ -144,7 +145,7 @@ int main(int argc, char** argv) {
         backend->writeTable(th, rows, cols, host.data());
         backend->synchronize();
         const auto start = std::chrono::steady_clock::now();
-        backend->sortRows(th, xh, 0, 32, KeyKind::Unsigned, false);
+        backend->nativeKernels()->sortRows(th, xh, 0, 32, KeyKind::Unsigned, false);
         backend->synchronize();
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

@@ -4,6 +4,8 @@
 
 #include "runtime-cpu/NBodyReference.h"
 #include "runtime-cpu/RowSort.h"
+#include "vm/backend/HandleTable.h"
+#include "vm/backend/NativeKernels.h"
 
 #include <algorithm>
 #include <bit>
@@ -17,22 +19,6 @@ namespace star {
 namespace {
 
 using Word = std::uint64_t;
-constexpr Word kAllOnes = ~Word{0};
-
-// The used bits of the last word of a vector of `bits` bits.
-constexpr Word tailMask(std::uint64_t bits) {
-  return bits % 64 == 0 ? kAllOnes : (Word{1} << (bits % 64)) - 1;
-}
-
-// Reverses the bit order of a word. Bit 0 of a Star word is its most significant bit, so
-// reversing turns a storage word into an ordinary integer for add/sub.
-constexpr Word reverseBits(Word x) {
-  x = ((x >> 1) & 0x5555555555555555u) | ((x & 0x5555555555555555u) << 1);
-  x = ((x >> 2) & 0x3333333333333333u) | ((x & 0x3333333333333333u) << 2);
-  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
-  return __builtin_bswap64(x);
-}
-
 // out[0, wordsForBits(len)) := bits [from, from + len) of src (n words); no overlap.
 void extract(const Word* src, std::uint64_t n, std::uint64_t from, Word* out, std::uint64_t len) {
   const std::uint64_t nw = wordsForBits(len);
@@ -79,12 +65,11 @@ std::string cpuModel() {
   return "host CPU";
 }
 
-struct Slot {
+// A value: its words and shape.
+struct Value {
   std::vector<Word> words;
   std::uint64_t length = 0;  // bits of a vector, rows of a table
   std::uint64_t cols = 0;    // tables only
-  bool live = false;
-  bool table = false;
 };
 
 // Resizes without touching the surviving words; reallocates only when capacity must grow.
@@ -99,12 +84,12 @@ void resizeWords(std::vector<Word>& words, std::uint64_t n) {
 }
 
 // Sets a vector's length; the contents are unspecified (callers overwrite every word).
-void shapeBits(Slot& s, std::uint64_t length) {
+void shapeBits(Value& s, std::uint64_t length) {
   resizeWords(s.words, wordsForBits(length));
   s.length = length;
 }
 
-void shapeTable(Slot& s, std::uint64_t rows, std::uint64_t cols) {
+void shapeTable(Value& s, std::uint64_t rows, std::uint64_t cols) {
   const std::uint64_t wpc = wordsForBits(rows);
   if (cols != 0 && wpc > std::numeric_limits<std::uint64_t>::max() / cols) {
     throw BackendError("cpu backend: table too large");
@@ -114,31 +99,29 @@ void shapeTable(Slot& s, std::uint64_t rows, std::uint64_t cols) {
   s.cols = cols;
 }
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public Backend, public NativeKernels {
  public:
-  CpuBackend() : slots_(1), device_(cpuModel()) {}  // slot 0 is kNoHandle, never live
+  CpuBackend() : values_("cpu backend"), device_(cpuModel()) {}
 
   std::string name() const override { return "cpu"; }
   std::string device() const override { return device_; }
 
   // ---- storage ---------------------------------------------------------------------------
-  Handle createBits() override { return create(false); }
-  Handle createTable() override { return create(true); }
+  Handle createBits() override { return values_.create(HandleKind::Bits); }
+  Handle createTable() override { return values_.create(HandleKind::Table); }
 
   void destroy(Handle h) override {
-    Slot& s = slot(h);
-    s = Slot{};          // releases the memory
-    free_.push_back(h);  // never reallocates: create() reserved room for every slot
+    values_.release(h);  // the storage's vector releases the memory
   }
 
   void resizeBits(Handle v, std::uint64_t length) override {
-    Slot& s = vec(v);
+    Value& s = vec(v);
     shapeBits(s, length);
     std::fill(s.words.begin(), s.words.end(), 0);
   }
 
   void resizeTable(Handle t, std::uint64_t rows, std::uint64_t cols) override {
-    Slot& s = tab(t);
+    Value& s = tab(t);
     shapeTable(s, rows, cols);
     std::fill(s.words.begin(), s.words.end(), 0);
   }
@@ -149,23 +132,23 @@ class CpuBackend final : public Backend {
 
   // ---- bit vectors -------------------------------------------------------------------------
   void fill(Handle v, bool bit) override {
-    Slot& s = vec(v);
+    Value& s = vec(v);
     std::fill(s.words.begin(), s.words.end(), bit ? kAllOnes : 0);
     if (bit && !s.words.empty()) s.words.back() &= tailMask(s.length);
   }
 
   void copyBits(Handle dst, Handle src) override {
     if (dst == src) return;
-    const Slot& a = vec(src);
-    Slot& d = vec(dst);
+    const Value& a = vec(src);
+    Value& d = vec(dst);
     shapeBits(d, a.length);
     std::copy(a.words.begin(), a.words.end(), d.words.begin());
   }
 
   void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
-    const Slot& sa = vec(a);
-    const Slot& sb = vec(b);
-    Slot& d = vec(dst);
+    const Value& sa = vec(a);
+    const Value& sb = vec(b);
+    Value& d = vec(dst);
     shapeBits(d, sa.length);  // no-op when dst aliases a or b
     const Word* pa = sa.words.data();
     const Word* pb = sb.words.data();
@@ -185,16 +168,16 @@ class CpuBackend final : public Backend {
   }
 
   void bitNot(Handle dst, Handle a) override {
-    const Slot& sa = vec(a);
-    Slot& d = vec(dst);
+    const Value& sa = vec(a);
+    Value& d = vec(dst);
     shapeBits(d, sa.length);
     for (std::size_t i = 0; i < d.words.size(); ++i) d.words[i] = ~sa.words[i];
     if (!d.words.empty()) d.words.back() &= tailMask(d.length);
   }
 
   void firstOnly(Handle dst, Handle a) override {
-    const Slot& sa = vec(a);
-    Slot& d = vec(dst);
+    const Value& sa = vec(a);
+    Value& d = vec(dst);
     shapeBits(d, sa.length);
     bool found = false;
     for (std::size_t i = 0; i < d.words.size(); ++i) {
@@ -245,14 +228,14 @@ class CpuBackend final : public Backend {
   }
 
   void trim(Handle dst, Handle w, std::uint64_t from, std::uint64_t len) override {
-    const Slot& sw = vec(w);
-    Slot& d = vec(dst);
+    const Value& sw = vec(w);
+    Value& d = vec(dst);
     shapeBits(d, len);
     extract(sw.words.data(), sw.words.size(), from, d.words.data(), len);
   }
 
   void replace(Handle w, std::uint64_t from, Handle v) override {
-    const Slot& sv = vec(v);
+    const Value& sv = vec(v);
     deposit(vec(w).words.data(), from, sv.words.data(), sv.length);
   }
 
@@ -271,9 +254,9 @@ class CpuBackend final : public Backend {
   // Reversed, the last (partial) word has its used bits at the top and zeros below, so the
   // carry out of bit 63 is the carry into the previous word and the unused bits stay 0.
   void add(Handle dst, Handle a, Handle b) override {
-    const Slot& sa = vec(a);
-    const Slot& sb = vec(b);
-    Slot& d = vec(dst);
+    const Value& sa = vec(a);
+    const Value& sb = vec(b);
+    Value& d = vec(dst);
     shapeBits(d, sa.length);
     Word carry = 0;
     for (std::size_t i = d.words.size(); i-- > 0;) {
@@ -287,9 +270,9 @@ class CpuBackend final : public Backend {
   }
 
   void sub(Handle dst, Handle a, Handle b) override {
-    const Slot& sa = vec(a);
-    const Slot& sb = vec(b);
-    Slot& d = vec(dst);
+    const Value& sa = vec(a);
+    const Value& sb = vec(b);
+    Value& d = vec(dst);
     shapeBits(d, sa.length);
     Word borrow = 0;
     for (std::size_t i = d.words.size(); i-- > 0;) {
@@ -305,28 +288,28 @@ class CpuBackend final : public Backend {
   // ---- tables ------------------------------------------------------------------------------
   void copyTable(Handle dst, Handle src) override {
     if (dst == src) return;
-    const Slot& s = tab(src);
-    Slot& d = tab(dst);
+    const Value& s = tab(src);
+    Value& d = tab(dst);
     shapeTable(d, s.length, s.cols);
     std::copy(s.words.begin(), s.words.end(), d.words.begin());
   }
 
   void getCol(Handle dst, Handle t, std::uint64_t j) override {
-    const Slot& s = tab(t);
-    Slot& d = vec(dst);
+    const Value& s = tab(t);
+    Value& d = vec(dst);
     shapeBits(d, s.length);
     std::copy_n(s.words.data() + j * d.words.size(), d.words.size(), d.words.data());
   }
 
   void setCol(Handle t, std::uint64_t j, Handle src) override {
-    Slot& s = tab(t);
+    Value& s = tab(t);
     const std::vector<Word>& w = vec(src).words;
     std::copy(w.begin(), w.end(), s.words.data() + j * w.size());
   }
 
   void getRow(Handle dst, Handle t, std::uint64_t i) override {
-    const Slot& s = tab(t);
-    Slot& d = vec(dst);
+    const Value& s = tab(t);
+    Value& d = vec(dst);
     shapeBits(d, s.cols);
     const std::uint64_t wpc = wordsForBits(s.length);
     const unsigned shift = i % 64;
@@ -340,7 +323,7 @@ class CpuBackend final : public Backend {
   }
 
   void setRow(Handle t, std::uint64_t i, Handle src) override {
-    Slot& s = tab(t);
+    Value& s = tab(t);
     const Word* in = vec(src).words.data();
     const std::uint64_t wpc = wordsForBits(s.length);
     const Word m = Word{1} << (i % 64);
@@ -355,7 +338,7 @@ class CpuBackend final : public Backend {
   void readBits(Handle v, std::vector<std::uint64_t>& out) override { read(vec(v), out); }
 
   void writeBits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
-    Slot& s = vec(v);
+    Value& s = vec(v);
     shapeBits(s, length);
     std::copy_n(words, s.words.size(), s.words.data());
     if (!s.words.empty()) s.words.back() &= tailMask(length);  // keep the invariant
@@ -365,7 +348,7 @@ class CpuBackend final : public Backend {
 
   void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
                    const std::uint64_t* words) override {
-    Slot& s = tab(t);
+    Value& s = tab(t);
     shapeTable(s, rows, cols);
     std::copy_n(words, s.words.size(), s.words.data());
     const std::uint64_t wpc = wordsForBits(rows);
@@ -380,8 +363,10 @@ class CpuBackend final : public Backend {
   // column i |= column k for every i with P(k, i) = 1. During step k neither column k (only
   // `column k |= column k` could touch it) nor row k (bit k of column i becomes 1 only where it
   // already is) changes, so row k is gathered once, before the column updates.
+  NativeKernels* nativeKernels() override { return this; }
+
   bool transitiveClosure(Handle t) override {
-    Slot& s = tab(t);
+    Value& s = tab(t);
     const std::uint64_t n = s.length;
     if (n != s.cols) return false;
     const std::uint64_t wpc = wordsForBits(n);
@@ -413,7 +398,7 @@ class CpuBackend final : public Backend {
   // field, most significant first, keep the candidates with a 0 (max: a 1) there if any has one.
   bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
                     Handle z) override {
-    const Slot& st = tab(t);
+    const Value& st = tab(t);
     const std::uint64_t wpc = wordsForBits(st.length);
     const std::vector<Word>& xs = vec(x).words;
     if (column_a_.size() < wpc) resizeWords(column_a_, wpc);  // grows only
@@ -430,7 +415,7 @@ class CpuBackend final : public Backend {
       }
       if (any) std::swap(cand, next);
     }
-    Slot& sz = vec(z);
+    Value& sz = vec(z);
     shapeBits(sz, st.length);
     std::copy_n(cand, wpc, sz.words.data());
     return true;
@@ -439,9 +424,9 @@ class CpuBackend final : public Backend {
   // ADDWF / SUBWF as the model does it: a ripple carry (borrow) slice through the field's
   // columns from the least significant, each step one pass over a whole column.
   bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
-    Slot& st = tab(t);
+    Value& st = tab(t);
     const std::uint64_t wpc = wordsForBits(st.length);
-    const Slot& sv = vec(v);
+    const Value& sv = vec(v);
     const std::vector<Word>& mask = vec(x).words;
     if (column_a_.size() < wpc) resizeWords(column_a_, wpc);  // the carry slice
     Word* carry = column_a_.data();
@@ -461,14 +446,14 @@ class CpuBackend final : public Backend {
 
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                  bool descending) override {
-    Slot& st = tab(t);
+    Value& st = tab(t);
     return cpu::sortTableRows(st.words.data(), st.length, st.cols, vec(x).words.data(), nullptr,
                                 first, len, kind, descending);
   }
 
   bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
                     KeyKind kind, bool descending) override {
-    Slot& st = tab(t);
+    Value& st = tab(t);
     return cpu::sortTableRows(st.words.data(), st.length, st.cols, vec(x).words.data(),
                                 vec(heads).words.data(), first, len, kind, descending);
   }
@@ -490,30 +475,7 @@ class CpuBackend final : public Backend {
     for (std::uint64_t e = 0; e < n; ++e) dst[e] |= src[e];
   }
 
-  Handle create(bool table) {
-    try {
-      Handle h;
-      if (!free_.empty()) {
-        h = free_.back();
-        free_.pop_back();
-      } else {
-        if (slots_.size() > std::numeric_limits<Handle>::max()) {
-          throw BackendError("cpu backend: too many handles");
-        }
-        h = static_cast<Handle>(slots_.size());
-        // Room to free every handle without allocating (grown geometrically).
-        if (free_.capacity() < slots_.size()) free_.reserve(2 * slots_.size());
-        slots_.emplace_back();
-      }
-      slots_[h].live = true;
-      slots_[h].table = table;
-      return h;
-    } catch (const std::bad_alloc&) {
-      throw BackendError("cpu backend: out of memory");
-    }
-  }
-
-  static void read(const Slot& s, std::vector<std::uint64_t>& out) {
+  static void read(const Value& s, std::vector<std::uint64_t>& out) {
     try {
       out.assign(s.words.begin(), s.words.end());
     } catch (const std::bad_alloc&) {
@@ -522,27 +484,12 @@ class CpuBackend final : public Backend {
   }
 
   // Always checked (one compare each): a corrupt module must get an error, never a wild access.
-  const Slot& slot(Handle h) const {
-    if (h == kNoHandle || h >= slots_.size() || !slots_[h].live)
-      throw BackendError("invalid value handle " + std::to_string(h));
-    return slots_[h];
-  }
-  Slot& slot(Handle h) { return const_cast<Slot&>(std::as_const(*this).slot(h)); }
-  const Slot& vec(Handle h) const {
-    const Slot& s = slot(h);
-    if (s.table) throw BackendError("handle " + std::to_string(h) + " is a table, not a bit vector");
-    return s;
-  }
-  Slot& vec(Handle h) { return const_cast<Slot&>(std::as_const(*this).vec(h)); }
-  const Slot& tab(Handle h) const {
-    const Slot& s = slot(h);
-    if (!s.table) throw BackendError("handle " + std::to_string(h) + " is a bit vector, not a table");
-    return s;
-  }
-  Slot& tab(Handle h) { return const_cast<Slot&>(std::as_const(*this).tab(h)); }
+  const Value& vec(Handle h) const { return values_.bits(h); }
+  Value& vec(Handle h) { return values_.bits(h); }
+  const Value& tab(Handle h) const { return values_.table(h); }
+  Value& tab(Handle h) { return values_.table(h); }
 
-  std::vector<Slot> slots_;
-  std::vector<Handle> free_;
+  HandleTable<Value> values_;
   std::string device_;
   std::vector<Word> closure_row_;  // transitiveClosure's gathered pivot row (capacity kept)
   // Whole-column scratch of the native procedures (candidates, carries); capacity kept.

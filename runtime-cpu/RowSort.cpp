@@ -30,13 +30,6 @@ void transpose64(Word* a) {
   }
 }
 
-constexpr Word reverseBits(Word x) {
-  x = ((x >> 1) & 0x5555555555555555u) | ((x & 0x5555555555555555u) << 1);
-  x = ((x >> 2) & 0x3333333333333333u) | ((x & 0x3333333333333333u) << 2);
-  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
-  return __builtin_bswap64(x);
-}
-
 // Bits [lo, hi) of a bit vector contain a 1.
 bool anyInRange(const Word* v, std::uint64_t lo, std::uint64_t hi) {
   while (lo < hi) {

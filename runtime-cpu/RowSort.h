@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "vm/backend/Backend.h"
+#include "vm/backend/NativeKernels.h"
 
 namespace star::cpu {
 

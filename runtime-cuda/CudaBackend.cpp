@@ -6,7 +6,7 @@
 // returns a value is that one launch, which stores the value and a ticket in mapped host memory,
 // and a host spin on the ticket (DeviceContext::result): no memset, no copy, no stream sync.
 //
-//   HandleTable.h       handle -> shape, capacity, device pointer (host only)
+//   DeviceValue.h       handle -> shape, capacity, device pointer (host only)
 //   DeviceContext.*     stream, stream-ordered memory pool, reduction accumulators + the mapped
 //                       host words that synchronising kernels store their result in
 //   CudaCheck.*         CUDA errors -> BackendError
@@ -24,7 +24,7 @@
 
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/DeviceContext.h"
-#include "runtime-cuda/HandleTable.h"
+#include "runtime-cuda/DeviceValue.h"
 #include "runtime-cuda/kernels/Arith.h"
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/Closure.h"
@@ -35,21 +35,22 @@
 #include "runtime-cuda/kernels/Rows.h"
 #include "runtime-cuda/kernels/Search.h"
 #include "runtime-cuda/kernels/Shift.h"
+#include "vm/backend/HandleTable.h"
+#include "vm/backend/NativeKernels.h"
 
 namespace star {
 namespace {
 
 using cuda::check;
-using cuda::Kind;
-using cuda::Slot;
+using cuda::DeviceValue;
 
 constexpr std::size_t kElementBytes = sizeof(std::uint64_t);
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public Backend, public NativeKernels {
  public:
   CudaBackend() = default;
   ~CudaBackend() override {
-    slots_.forEachLive([&](Slot& s) { ctx_.release(s.data); });
+    values_.forEachLive([&](DeviceValue& s) { ctx_.release(s.data); });
     ctx_.release(closure_scratch_);
     ctx_.release(fields_scratch_);
   }
@@ -58,78 +59,82 @@ class CudaBackend final : public Backend {
   std::string device() const override { return ctx_.deviceName(); }
 
   // ---- storage ---------------------------------------------------------------------------
-  Handle createBits() override { return slots_.create(Kind::Bits); }
-  Handle createTable() override { return slots_.create(Kind::Table); }
+  Handle createBits() override { return values_.create(HandleKind::Bits); }
+  Handle createTable() override {
+    Handle h = values_.create(HandleKind::Table);
+    values_.at(h).cols = 0;  // an empty table has no columns; an empty bit vector has one
+    return h;
+  }
 
   void destroy(Handle h) override {
-    ctx_.release(slots_.at(h).data);
-    slots_.release(h);
+    ctx_.release(values_.at(h).data);
+    values_.release(h);
   }
 
   void resizeBits(Handle v, std::uint64_t length) override {
-    Slot& s = slots_.at(v);
-    reshape(s, length, 1);
+    DeviceValue& s = values_.at(v);
+    reshapeBits(s, length);
     zero(s);
   }
 
   void resizeTable(Handle t, std::uint64_t rows, std::uint64_t cols) override {
-    Slot& s = slots_.at(t);
-    reshape(s, rows, cols);
+    DeviceValue& s = values_.at(t);
+    reshapeTable(s, rows, cols);
     zero(s);
   }
 
-  std::uint64_t length(Handle v) const override { return slots_.at(v).rows; }
-  std::uint64_t rows(Handle t) const override { return slots_.at(t).rows; }
-  std::uint64_t cols(Handle t) const override { return slots_.at(t).cols; }
+  std::uint64_t length(Handle v) const override { return values_.at(v).rows; }
+  std::uint64_t rows(Handle t) const override { return values_.at(t).rows; }
+  std::uint64_t cols(Handle t) const override { return values_.at(t).cols; }
 
   // ---- bit vectors -------------------------------------------------------------------------
   void fill(Handle v, bool bit) override {
-    const Slot& s = slots_.at(v);
-    cuda::launchFill(launch(), s.data, s.words(), bit, cuda::tailMask(s.rows));
+    const DeviceValue& s = values_.at(v);
+    cuda::launchFill(launch(), s.data, s.words(), bit, tailMask(s.rows));
   }
 
   void copyBits(Handle dst, Handle src) override {
     if (dst == src) return;
-    const Slot& a = slots_.at(src);
-    Slot& d = slots_.at(dst);
-    reshape(d, a.rows, 1);
+    const DeviceValue& a = values_.at(src);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, a.rows);
     cuda::launchCopy(launch(), d.data, a.data, a.words());
   }
 
   void bitwise(BitOp op, Handle dst, Handle a, Handle b) override {
-    const Slot& x = slots_.at(a);
-    const Slot& y = slots_.at(b);
-    Slot& d = slots_.at(dst);
-    reshape(d, x.rows, 1);  // a no-op when dst aliases a or b
+    const DeviceValue& x = values_.at(a);
+    const DeviceValue& y = values_.at(b);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, x.rows);  // a no-op when dst aliases a or b
     cuda::launchBitwise(launch(), op, d.data, x.data, y.data, x.words());
   }
 
   void bitNot(Handle dst, Handle a) override {
-    const Slot& x = slots_.at(a);
-    Slot& d = slots_.at(dst);
-    reshape(d, x.rows, 1);
-    cuda::launchNot(launch(), d.data, x.data, x.words(), cuda::tailMask(x.rows));
+    const DeviceValue& x = values_.at(a);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, x.rows);
+    cuda::launchNot(launch(), d.data, x.data, x.words(), tailMask(x.rows));
   }
 
   // One launch: the search zeroes dst as it reads, and the last block writes the kept bit.
   void firstOnly(Handle dst, Handle a) override {
-    const Slot& x = slots_.at(a);
-    Slot& d = slots_.at(dst);
-    reshape(d, x.rows, 1);
+    const DeviceValue& x = values_.at(a);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, x.rows);
     cuda::launchFirstOnly(launch(), ctx_.state(), d.data, x.data, x.words());
   }
 
   // An 8-byte copy of the element and a stream synchronisation (cheaper than a kernel).
   bool getBit(Handle v, std::uint64_t i) override {
-    return (ctx_.readWord(slots_.at(v).data + i / 64) >> (i % 64)) & 1;
+    return (ctx_.readWord(values_.at(v).data + i / 64) >> (i % 64)) & 1;
   }
 
   void setBit(Handle v, std::uint64_t i, bool bit) override {
-    cuda::launchSetBit(launch(), slots_.at(v).data, i, bit);
+    cuda::launchSetBit(launch(), values_.at(v).data, i, bit);
   }
 
   std::int64_t findFirst(Handle v) override {
-    const Slot& s = slots_.at(v);
+    const DeviceValue& s = values_.at(v);
     if (s.words() == 0) return -1;
     cuda::launchFindFirst(launch(), ctx_.nextResult(), s.data, s.words());
     return foundIndex();
@@ -137,14 +142,14 @@ class CudaBackend final : public Backend {
 
   // The same launch finds the first 1 and clears it.
   std::int64_t step(Handle v) override {
-    const Slot& s = slots_.at(v);
+    const DeviceValue& s = values_.at(v);
     if (s.words() == 0) return -1;
     cuda::launchStep(launch(), ctx_.nextResult(), s.data, s.words());
     return foundIndex();
   }
 
   std::uint64_t count(Handle v) override {
-    const Slot& s = slots_.at(v);
+    const DeviceValue& s = values_.at(v);
     if (s.words() == 0) return 0;
     cuda::launchCount(launch(), ctx_.nextResult(), s.data, s.words());
     return ctx_.result();
@@ -153,93 +158,93 @@ class CudaBackend final : public Backend {
   bool any(Handle v) override { return findFirst(v) >= 0; }
 
   void trim(Handle dst, Handle w, std::uint64_t from, std::uint64_t len) override {
-    const Slot& src = slots_.at(w);
-    Slot& d = slots_.at(dst);
-    reshape(d, len, 1);
+    const DeviceValue& src = values_.at(w);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, len);
     cuda::launchTrim(launch(), d.data, src.data, src.words(), from, len);
   }
 
   void replace(Handle w, std::uint64_t from, Handle v) override {
-    const Slot& src = slots_.at(v);
-    cuda::launchReplace(launch(), slots_.at(w).data, from, src.data, src.rows);
+    const DeviceValue& src = values_.at(v);
+    cuda::launchReplace(launch(), values_.at(w).data, from, src.data, src.rows);
   }
 
   // First difference as an index reduction, the verdict read from a on the device: one launch,
   // one wait.
   int compare(Handle a, Handle b) override {
-    const Slot& x = slots_.at(a);
-    const Slot& y = slots_.at(b);
+    const DeviceValue& x = values_.at(a);
+    const DeviceValue& y = values_.at(b);
     if (x.words() == 0) return 0;
     cuda::launchCompare(launch(), ctx_.nextResult(), x.data, y.data, x.words());
     return static_cast<int>(static_cast<std::int64_t>(ctx_.result()));
   }
 
   void add(Handle dst, Handle a, Handle b) override {
-    const Slot& x = slots_.at(a);
-    const Slot& y = slots_.at(b);
-    Slot& d = slots_.at(dst);
-    reshape(d, x.rows, 1);
+    const DeviceValue& x = values_.at(a);
+    const DeviceValue& y = values_.at(b);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, x.rows);
     cuda::launchAdd(launch(), d.data, x.data, y.data, x.words());
   }
 
   void sub(Handle dst, Handle a, Handle b) override {
-    const Slot& x = slots_.at(a);
-    const Slot& y = slots_.at(b);
-    Slot& d = slots_.at(dst);
-    reshape(d, x.rows, 1);
+    const DeviceValue& x = values_.at(a);
+    const DeviceValue& y = values_.at(b);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, x.rows);
     cuda::launchSub(launch(), d.data, x.data, y.data, x.words());
   }
 
   // ---- tables ------------------------------------------------------------------------------
   void copyTable(Handle dst, Handle src) override {
     if (dst == src) return;
-    const Slot& t = slots_.at(src);
-    Slot& d = slots_.at(dst);
-    reshape(d, t.rows, t.cols);
+    const DeviceValue& t = values_.at(src);
+    DeviceValue& d = values_.at(dst);
+    reshapeTable(d, t.rows, t.cols);
     cuda::launchCopy(launch(), d.data, t.data, t.words());
   }
 
   void getCol(Handle dst, Handle t, std::uint64_t j) override {
-    const Slot& table = slots_.at(t);
-    Slot& d = slots_.at(dst);
-    reshape(d, table.rows, 1);
+    const DeviceValue& table = values_.at(t);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, table.rows);
     cuda::launchCopy(launch(), d.data, table.data + j * table.colWords(), table.colWords());
   }
 
   void setCol(Handle t, std::uint64_t j, Handle src) override {
-    const Slot& table = slots_.at(t);
-    cuda::launchCopy(launch(), table.data + j * table.colWords(), slots_.at(src).data,
+    const DeviceValue& table = values_.at(t);
+    cuda::launchCopy(launch(), table.data + j * table.colWords(), values_.at(src).data,
                       table.colWords());
   }
 
   void getRow(Handle dst, Handle t, std::uint64_t i) override {
-    const Slot& table = slots_.at(t);
-    Slot& d = slots_.at(dst);
-    reshape(d, table.cols, 1);
+    const DeviceValue& table = values_.at(t);
+    DeviceValue& d = values_.at(dst);
+    reshapeBits(d, table.cols);
     cuda::launchGetRow(launch(), d.data, table.data, table.colWords(), table.cols, i);
   }
 
   void setRow(Handle t, std::uint64_t i, Handle src) override {
-    const Slot& table = slots_.at(t);
+    const DeviceValue& table = values_.at(t);
     cuda::launchSetRow(launch(), table.data, table.colWords(), table.cols, i,
-                         slots_.at(src).data);
+                         values_.at(src).data);
   }
 
   // ---- host transfers ------------------------------------------------------------------------
-  void readBits(Handle v, std::vector<std::uint64_t>& out) override { read(slots_.at(v), out); }
+  void readBits(Handle v, std::vector<std::uint64_t>& out) override { read(values_.at(v), out); }
 
   void writeBits(Handle v, std::uint64_t length, const std::uint64_t* words) override {
-    Slot& s = slots_.at(v);
-    reshape(s, length, 1);
+    DeviceValue& s = values_.at(v);
+    reshapeBits(s, length);
     write(s, words);
   }
 
-  void readTable(Handle t, std::vector<std::uint64_t>& out) override { read(slots_.at(t), out); }
+  void readTable(Handle t, std::vector<std::uint64_t>& out) override { read(values_.at(t), out); }
 
   void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
                    const std::uint64_t* words) override {
-    Slot& s = slots_.at(t);
-    reshape(s, rows, cols);
+    DeviceValue& s = values_.at(t);
+    reshapeTable(s, rows, cols);
     write(s, words);
   }
 
@@ -248,8 +253,10 @@ class CudaBackend final : public Backend {
   // ---- native library procedures ---------------------------------------------------------
   // A blocked Warshall on the device (kernels/Closure.cu): one snapshot launch and one launch per
   // 64 pivots, all queued; the scratch grows only when a larger table needs more.
+  NativeKernels* nativeKernels() override { return this; }
+
   bool transitiveClosure(Handle t) override {
-    const Slot& s = slots_.at(t);
+    const DeviceValue& s = values_.at(t);
     if (s.rows != s.cols) return false;
     if (s.rows == 0) return true;
     const std::uint64_t needed = cuda::closureScratchWords(s.rows);
@@ -269,9 +276,9 @@ class CudaBackend final : public Backend {
   // length is rows(t), so the reshape keeps its storage.
   bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
                     Handle z) override {
-    const Slot& s = slots_.at(t);
-    Slot& d = slots_.at(z);
-    reshape(d, s.rows, 1);
+    const DeviceValue& s = values_.at(t);
+    DeviceValue& d = values_.at(z);
+    reshapeBits(d, s.rows);
     if (s.colWords() == 0) return true;
     const std::uint64_t needed = cuda::extremeScratchWords(s.colWords());
     if (needed > fields_capacity_) {
@@ -281,32 +288,32 @@ class CudaBackend final : public Backend {
       fields_scratch_ = ctx_.allocate(needed);
       fields_capacity_ = needed;
     }
-    cuda::launchExtremeRows(launch(), s.data, s.colWords(), slots_.at(x).data, first, len, max,
+    cuda::launchExtremeRows(launch(), s.data, s.colWords(), values_.at(x).data, first, len, max,
                               d.data, fields_scratch_);
     return true;
   }
 
   // ADDWF / SUBWF: one launch, v read on the device.
   bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) override {
-    const Slot& s = slots_.at(t);
-    const Slot& w = slots_.at(v);
-    cuda::launchAddField(launch(), s.data, s.colWords(), slots_.at(x).data, first, w.data,
+    const DeviceValue& s = values_.at(t);
+    const DeviceValue& w = values_.at(v);
+    cuda::launchAddField(launch(), s.data, s.colWords(), values_.at(x).data, first, w.data,
                            w.rows, subtract);
     return true;
   }
 
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                  bool descending) override {
-    Slot& s = slots_.at(t);
-    return cuda::sortTableRows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data, nullptr, first,
+    DeviceValue& s = values_.at(t);
+    return cuda::sortTableRows(ctx_, s.data, s.rows, s.cols, values_.at(x).data, nullptr, first,
                                  len, kind, descending);
   }
 
   bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
                     KeyKind kind, bool descending) override {
-    Slot& s = slots_.at(t);
-    return cuda::sortTableRows(ctx_, s.data, s.rows, s.cols, slots_.at(x).data,
-                                 slots_.at(heads).data, first, len, kind, descending);
+    DeviceValue& s = values_.at(t);
+    return cuda::sortTableRows(ctx_, s.data, s.rows, s.cols, values_.at(x).data,
+                                 values_.at(heads).data, first, len, kind, descending);
   }
 
   bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
@@ -324,14 +331,18 @@ class CudaBackend final : public Backend {
   // Gives s its shape and at least the capacity it needs; the contents are unspecified. Grows
   // only when the capacity is too small, so steady state allocates nothing. Allocation and
   // release are stream-ordered: the old buffer goes back to the pool after the work queued on it.
-  void reshape(Slot& s, std::uint64_t rows, std::uint64_t cols) {
+  void reshapeBits(DeviceValue& s, std::uint64_t length) { reshape(s, length, 1, false); }
+  void reshapeTable(DeviceValue& s, std::uint64_t rows, std::uint64_t cols) {
+    reshape(s, rows, cols, true);
+  }
+  void reshape(DeviceValue& s, std::uint64_t rows, std::uint64_t cols, bool table) {
     const std::uint64_t needed = cols * wordsForBits(rows);
     if (needed > s.capacity) {
       ctx_.release(s.data);
       s.data = nullptr;
       s.capacity = 0;
       s.rows = 0;  // stays a valid empty value if the allocation throws
-      s.cols = s.kind == Kind::Bits ? 1 : 0;
+      s.cols = table ? 0 : 1;
       s.data = ctx_.allocate(needed);
       s.capacity = needed;
     }
@@ -341,14 +352,14 @@ class CudaBackend final : public Backend {
 
   // cudaMemsetAsync rather than a fill kernel: on an H200 a small memset took about 1 us to issue,
   // a kernel launch 3.2 us.
-  void zero(const Slot& s) {
+  void zero(const DeviceValue& s) {
     if (s.words() == 0) return;
     check(cudaMemsetAsync(s.data, 0, s.words() * kElementBytes, ctx_.stream()), "resize");
   }
 
   // Host transfers go straight to and from the caller's (pageable) memory and then wait for the
   // stream, so the caller may reuse its buffer as soon as the call returns.
-  void read(const Slot& s, std::vector<std::uint64_t>& out) {
+  void read(const DeviceValue& s, std::vector<std::uint64_t>& out) {
     out.resize(s.words());
     if (!out.empty()) {
       check(cudaMemcpyAsync(out.data(), s.data, out.size() * kElementBytes, cudaMemcpyDeviceToHost,
@@ -359,13 +370,13 @@ class CudaBackend final : public Backend {
   }
 
   // The host's unused high bits are cleared on the device, as the invariant requires.
-  void write(const Slot& s, const std::uint64_t* words) {
+  void write(const DeviceValue& s, const std::uint64_t* words) {
     if (s.words() == 0) return;
     check(cudaMemcpyAsync(s.data, words, s.words() * kElementBytes, cudaMemcpyHostToDevice,
                           ctx_.stream()),
           "write");
     if (s.rows % 64 != 0) {
-      cuda::launchMaskTails(launch(), s.data, s.colWords(), s.cols, cuda::tailMask(s.rows));
+      cuda::launchMaskTails(launch(), s.data, s.colWords(), s.cols, tailMask(s.rows));
     }
     ctx_.synchronize();
   }
@@ -377,7 +388,7 @@ class CudaBackend final : public Backend {
   }
 
   cuda::DeviceContext ctx_;  // declared first: destroyed after the slots release their memory
-  cuda::HandleTable slots_;
+  HandleTable<DeviceValue> values_{"cuda backend"};
   std::uint64_t* closure_scratch_ = nullptr;  // transitiveClosure's snapshots (device)
   std::uint64_t closure_capacity_ = 0;        // elements at closure_scratch_
   std::uint64_t* fields_scratch_ = nullptr;   // extremeRows' candidate buffers (device)

@@ -181,7 +181,7 @@ std::string constantText(const Symbol& s) {
     case Type::String:
       return "'" + s.stringValue + "'";
     case Type::Real: {
-      Interpreter::Slot v;
+      Interpreter::Value v;
       v.f = s.realValue;
       return scalarText(Type::Real, v);
     }

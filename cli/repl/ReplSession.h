@@ -99,7 +99,7 @@ class ReplSession {
     std::size_t functions = 0, globals = 0, constants = 0, units = 0, programs = 0;
     Checker::ScopeSnapshot scope;
     bool valuesSaved = false;
-    std::vector<Interpreter::Slot> values;  // every global's slot
+    std::vector<Interpreter::Value> values;  // every global's slot
     std::vector<std::size_t> copied;        // slices, words, tables copied to spares_
   };
 

@@ -65,7 +65,7 @@ void printTable(std::ostream& out, Backend& backend, Handle t) {
 
 }  // namespace
 
-std::string scalarText(Type type, Interpreter::Slot value) {
+std::string scalarText(Type type, Interpreter::Value value) {
   switch (type) {
     case Type::Integer:
       return std::to_string(value.i);
@@ -85,7 +85,7 @@ std::string scalarText(Type type, Interpreter::Slot value) {
   }
 }
 
-void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Slot value) {
+void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Value value) {
   if (isBits(type))
     printBits(out, backend, type, static_cast<Handle>(value.u));
   else if (type == Type::Table)
@@ -94,7 +94,7 @@ void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Slo
     out << scalarText(type, value) << "\n";
 }
 
-std::string valueSummary(Backend& backend, Type type, Interpreter::Slot value) {
+std::string valueSummary(Backend& backend, Type type, Interpreter::Value value) {
   Handle h = static_cast<Handle>(value.u);
   if (isBits(type)) {
     std::uint64_t n = backend.length(h);

@@ -18,13 +18,13 @@ inline constexpr std::uint64_t kMaxShownCols = 128;
 inline constexpr std::uint64_t kMaxShownBits = 1024;
 
 // A scalar (integer, boolean, string, real) as `write` prints it.
-std::string scalarText(Type type, Interpreter::Slot value);
+std::string scalarText(Type type, Interpreter::Value value);
 
 // A whole value, ending with a newline: `2`, `101 (word, 3 bits)`, a table's rows.
-void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Slot value);
+void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Value value);
 
 // One line for :vars: scalars in full, short slices and words as bits, otherwise the size.
-std::string valueSummary(Backend& backend, Type type, Interpreter::Slot value);
+std::string valueSummary(Backend& backend, Type type, Interpreter::Value value);
 
 // A type as a declaration writes it, with the size where it is known: `word(3)`,
 // `table(3, 3)`, `slice`.

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "frontend/ast/Type.h"
-#include "frontend/diag/SourceLoc.h"
+#include "core/SourceLoc.h"
 
 namespace star {
 

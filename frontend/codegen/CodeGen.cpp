@@ -3,6 +3,7 @@
 #include <cassert>
 #include <limits>
 
+#include "core/NativeTable.h"
 #include "frontend/sema/Builtins.h"
 
 namespace star {
@@ -79,6 +80,7 @@ void CodeGen::compileRoutine(Routine& r) {
   fs_.fn = &m_.functions[r.index];
   fs_.routine = &r;
   fs_.fn->native = r.nativeName;
+  fs_.fn->nativeId = r.nativeName.empty() ? -1 : findNative(r.nativeName);
   for (auto& p : r.params) {
     SlotKind kind = slotKindOf(p.symbol->type);
     ParamInfo info;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/diag/SourceLoc.h"
+#include "core/SourceLoc.h"
 
 namespace star {
 

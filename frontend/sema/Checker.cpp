@@ -4,9 +4,9 @@
 #include <cctype>
 #include <limits>
 
+#include "core/NativeTable.h"
+#include "core/NumericLayout.h"
 #include "frontend/sema/Builtins.h"
-#include "vm/interp/Natives.h"
-#include "vm/io/NumericText.h"
 
 namespace star {
 
@@ -199,16 +199,6 @@ void Checker::declareRoutine(Routine& r) {
     globals_.erase(key);
   }
   routines_[key] = &r;
-  if (!r.nativeName.empty()) {
-    bool known = false;
-    std::string list;
-    for (const char* n : kNativeNames) {
-      known = known || r.nativeName == n;
-      list += std::string(list.empty() ? "" : ", ") + n;
-    }
-    if (!known)
-      diags_.error(r.loc, "unknown native procedure '" + r.nativeName + "' (known: " + list + ")");
-  }
   Scope params;
   for (auto& p : r.params) {
     Shape ignored;
@@ -240,6 +230,36 @@ void Checker::declareRoutine(Routine& r) {
     r.resultSymbol = sym.get();
     r.symbols.push_back(std::move(sym));
   }
+  if (!r.nativeName.empty()) checkNativeClause(r);
+}
+
+// `native 'name';` must name a native of core/Natives.def, on a procedure whose parameters are
+// the ones the native's arguments are decoded as.
+void Checker::checkNativeClause(const Routine& r) {
+  int id = findNative(r.nativeName);
+  if (id < 0) {
+    diags_.error(r.loc, "unknown native procedure '" + r.nativeName + "' (known: " +
+                            nativeNames() + ")");
+    return;
+  }
+  const NativeInfo& info = nativeInfo(static_cast<NativeId>(id));
+  auto typeOf = [](char k) {
+    switch (k) {
+      case 'I': return Type::Integer;
+      case 'R': return Type::Real;
+      case 'B': return Type::Boolean;
+      case 'L': return Type::Slice;
+      case 'W': return Type::Word;
+      default: return Type::Table;
+    }
+  };
+  bool same = !r.isFunc && r.params.size() == info.params.size();
+  for (std::size_t i = 0; same && i < r.params.size(); ++i)
+    same = r.params[i].spec->type == typeOf(info.params[i].kind) &&
+           r.params[i].byRef == info.params[i].byRef;
+  if (!same)
+    diags_.error(r.loc, "native procedure '" + r.nativeName + "' is a procedure with the parameters (" +
+                            info.describeParams() + ")");
 }
 
 void Checker::checkRoutineBody(Routine& r) {

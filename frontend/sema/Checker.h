@@ -59,6 +59,7 @@ class Checker {
   void declareVars(DeclList& decls, std::vector<std::unique_ptr<Symbol>>& owner, SymbolKind kind,
                    Scope& scope);
   void declareRoutine(Routine& r);
+  void checkNativeClause(const Routine& r);
   void checkRoutineBody(Routine& r);
   void checkTypeSpec(TypeSpec& spec, Shape& shape, bool isParam);
   void warnUnused(const std::vector<std::unique_ptr<Symbol>>& symbols);

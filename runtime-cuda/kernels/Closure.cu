@@ -45,14 +45,13 @@
 #include "runtime-cuda/kernels/Closure.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "vm/backend/Backend.h"
+#include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
 using Shuffled = unsigned long long;  // the 64-bit type of the __shfl_sync overloads
 
-constexpr unsigned kWarp = 32;
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kPivots = 64;        // pivots per step: the bits of one element
 constexpr unsigned kStepThreads = 512;  // threads of a step block
 constexpr unsigned kStepWarps = kStepThreads / kWarp;

@@ -53,12 +53,11 @@
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
+#include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda::nbody {
 namespace {
 
-constexpr unsigned kWarp = 32;
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kSquareThreads = 64;
 constexpr unsigned kPerThread = kSpan / kSquareThreads;  // i particles per thread (square)
 constexpr unsigned kTileSegments = kSpan / kSegment;

@@ -36,12 +36,11 @@
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
 #include "runtime-cuda/kernels/SortScratch.h"
+#include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr unsigned kWarp = 32;
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kTileWarps = 4;
 constexpr unsigned kTileThreads = kTileWarps * kWarp;  // blocks of extract and write_back
 constexpr unsigned kRowsPerWarp = kWarp * kWarp;       // a warp's step: 32 words of 32 rows

@@ -24,12 +24,11 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/RowSortSmall.h"
 #include "runtime-cuda/kernels/SortScratch.h"
+#include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr unsigned kWarp = 32;
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kPlanThreads = 1024;
 constexpr unsigned kPlanPerThread = 2;
 static_assert(kPlanThreads * kPlanPerThread == kSmallSortRows);

@@ -4,12 +4,12 @@
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Rows.h"
+#include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
 constexpr std::uint64_t kColumnsPerThread = 4;
-constexpr unsigned kWarp = 32;
 
 // Thread j reads bit i of column j; a warp's 32 bits become one 32-bit half of an output element
 // through __ballot_sync (two warps per element). Threads run over all 64 * elements positions so
@@ -18,12 +18,12 @@ constexpr unsigned kWarp = 32;
 __global__ void getRowKernel(std::uint32_t* __restrict__ dst_halves,
                                const std::uint64_t* __restrict__ table, std::uint64_t colWords,
                                std::uint64_t cols, std::uint64_t i) {
-  const std::uint64_t positions = 64 * elementsFor(cols);
+  const std::uint64_t positions = 64 * wordsForBits(cols);
   const std::uint64_t element = i / 64;
   const unsigned shift = static_cast<unsigned>(i % 64);
   for (std::uint64_t j = globalThread(); j < positions; j += gridThreads()) {
     const bool bit = j < cols && ((table[j * colWords + element] >> shift) & 1) != 0;
-    const unsigned half = __ballot_sync(0xffffffffu, bit);
+    const unsigned half = __ballot_sync(kFullMask, bit);
     // Little-endian: the low half of element k is 32-bit word 2k.
     if (threadIdx.x % kWarp == 0) dst_halves[j / kWarp] = half;
   }
@@ -53,7 +53,7 @@ __global__ void setBitKernel(std::uint64_t* v, std::uint64_t i, bool bit) {
 void launchGetRow(const Launch& launch, std::uint64_t* dst, const std::uint64_t* table,
                     std::uint64_t colWords, std::uint64_t cols, std::uint64_t i) {
   if (cols == 0) return;
-  const unsigned grid = gridFor(launch, 64 * elementsFor(cols), kColumnsPerThread);
+  const unsigned grid = gridFor(launch, 64 * wordsForBits(cols), kColumnsPerThread);
   getRowKernel<<<grid, kBlockThreads, 0, launch.stream>>>(reinterpret_cast<std::uint32_t*>(dst),
                                                             table, colWords, cols, i);
   checkLaunch("get_row kernel");

@@ -24,12 +24,11 @@
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
 #include "runtime-cuda/kernels/SortScratch.h"
+#include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr unsigned kWarp = 32;
-constexpr unsigned kFullMask = 0xffffffffu;
 
 constexpr unsigned kTileThreads = 256;
 constexpr unsigned kTilePerThread = 8;

@@ -13,7 +13,7 @@ constexpr std::uint64_t kElementsPerThread = 4;
 // Each thread assembles whole destination elements from (at most) two source elements.
 __global__ void trimKernel(std::uint64_t* __restrict__ dst, const std::uint64_t* __restrict__ w,
                             std::uint64_t w_words, std::uint64_t from, std::uint64_t len) {
-  const std::uint64_t n = elementsFor(len);
+  const std::uint64_t n = wordsForBits(len);
   for (std::uint64_t k = globalThread(); k < n; k += gridThreads()) {
     std::uint64_t r = window64(w, w_words, static_cast<std::int64_t>(from + 64 * k));
     if (k == n - 1) r &= tailMask(len);
@@ -27,7 +27,7 @@ __global__ void replaceKernel(std::uint64_t* __restrict__ w, std::uint64_t from,
                                const std::uint64_t* __restrict__ v, std::uint64_t v_len) {
   const std::uint64_t first = from / 64;
   const std::uint64_t last = (from + v_len - 1) / 64;
-  const std::uint64_t v_words = elementsFor(v_len);
+  const std::uint64_t v_words = wordsForBits(v_len);
   for (std::uint64_t k = globalThread(); k <= last - first; k += gridThreads()) {
     const std::uint64_t e = first + k;
     const std::uint64_t begin = 64 * e;  // first bit of element e
@@ -47,7 +47,7 @@ __global__ void replaceKernel(std::uint64_t* __restrict__ w, std::uint64_t from,
 void launchTrim(const Launch& launch, std::uint64_t* dst, const std::uint64_t* w,
                  std::uint64_t w_words, std::uint64_t from, std::uint64_t len) {
   if (len == 0) return;
-  const unsigned grid = gridFor(launch, elementsFor(len), kElementsPerThread);
+  const unsigned grid = gridFor(launch, wordsForBits(len), kElementsPerThread);
   trimKernel<<<grid, kBlockThreads, 0, launch.stream>>>(dst, w, w_words, from, len);
   checkLaunch("trim kernel");
 }

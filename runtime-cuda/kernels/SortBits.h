@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "runtime-cuda/kernels/BitMath.h"
-#include "vm/backend/Backend.h"
+#include "vm/backend/NativeKernels.h"
 
 // Full unrolling keeps the 32-word arrays in registers (device code only: the host compiler would
 // warn about the pragma).

@@ -20,6 +20,7 @@
 
 #include "runtime-cpu/CpuBackend.h"
 #include "runtime-cuda/CudaBackend.h"
+#include "vm/backend/NativeKernels.h"
 
 namespace star {
 namespace {
@@ -869,7 +870,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosure) {
       cpu_->writeTable(t.cpu, n, n, w.data());
       gpu_->writeTable(t.gpu, n, n, w.data());
       both([&](Backend& b, auto h) {
-        ASSERT_TRUE(b.transitiveClosure(h(t)));
+        ASSERT_TRUE(b.nativeKernels()->transitiveClosure(h(t)));
         b.copyTable(h(copy), h(t));  // queued behind the closure
       });
       EXPECT_TRUE(sameTable(t));
@@ -898,7 +899,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosureWideTables) {
     const Pair t = table();
     cpu_->writeTable(t.cpu, n, n, w.data());
     gpu_->writeTable(t.gpu, n, n, w.data());
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitiveClosure(h(t))); });
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->transitiveClosure(h(t))); });
     EXPECT_TRUE(sameTable(t));
     destroy(t);
   }
@@ -921,7 +922,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
     const Pair t = table();
     cpu_->writeTable(t.cpu, n, n, w.data());
     gpu_->writeTable(t.gpu, n, n, w.data());
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitiveClosure(h(t))); });
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->transitiveClosure(h(t))); });
     EXPECT_TRUE(sameTable(t));
     Words g;
     gpu_->readTable(t.gpu, g);
@@ -940,16 +941,16 @@ TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
     const Pair t = table();
     cpu_->writeTable(t.cpu, n, n, w.data());
     gpu_->writeTable(t.gpu, n, n, w.data());
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.transitiveClosure(h(t))); });
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->transitiveClosure(h(t))); });
     EXPECT_TRUE(sameTable(t));
     destroy(t);
   }
   // Not square: refused, untouched. Empty: nothing to do.
   const Pair r = table(65, 64);
-  both([&](Backend& b, auto h) { EXPECT_FALSE(b.transitiveClosure(h(r))); });
+  both([&](Backend& b, auto h) { EXPECT_FALSE(b.nativeKernels()->transitiveClosure(h(r))); });
   EXPECT_TRUE(sameTable(r));
   const Pair e = table();
-  both([&](Backend& b, auto h) { EXPECT_TRUE(b.transitiveClosure(h(e))); });
+  both([&](Backend& b, auto h) { EXPECT_TRUE(b.nativeKernels()->transitiveClosure(h(e))); });
   EXPECT_TRUE(sameTable(e));
 }
 
@@ -1092,7 +1093,7 @@ TEST_F(CudaDifferentialTest, ExtremeRows) {
                        std::to_string(first) + "+" + std::to_string(len) +
                        (max ? ", max" : ", min"));
           both([&](Backend& b, auto h) {
-            ASSERT_TRUE(b.extremeRows(h(tt), h(x), first, len, max, h(z)));
+            ASSERT_TRUE(b.nativeKernels()->extremeRows(h(tt), h(x), first, len, max, h(z)));
           });
           ASSERT_TRUE(same(z));
           if (len <= 64 && rows <= 100000) {
@@ -1128,7 +1129,7 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     gpu_->readBits(x.gpu, xw);
     for (bool max : {false, true}) {
       both(
-          [&](Backend& b, auto h) { ASSERT_TRUE(b.extremeRows(h(t), h(x), 0, cols, max, h(z))); });
+          [&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(x), 0, cols, max, h(z))); });
       ASSERT_TRUE(same(z));
       Words g;
       gpu_->readBits(z.gpu, g);
@@ -1136,7 +1137,7 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     }
     // An empty x gives an empty z.
     const Pair none = bits(rows, Pattern::Zero);
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.extremeRows(h(t), h(none), 2, 5, true, h(z))); });
+    both([&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(none), 2, 5, true, h(z))); });
     ASSERT_TRUE(same(z));
     EXPECT_EQ(gpu_->count(z.gpu), 0u);
     // x aliasing z, several searches queued before a read: each narrows the last one's result
@@ -1144,9 +1145,9 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     const Pair r = table(rows, cols);
     const Pair y = bits(rows, Pattern::Ones);
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.extremeRows(h(r), h(y), 0, 4, true, h(y)));
-      ASSERT_TRUE(b.extremeRows(h(r), h(y), 4, 8, false, h(y)));
-      ASSERT_TRUE(b.extremeRows(h(r), h(y), 11, 1, true, h(y)));
+      ASSERT_TRUE(b.nativeKernels()->extremeRows(h(r), h(y), 0, 4, true, h(y)));
+      ASSERT_TRUE(b.nativeKernels()->extremeRows(h(r), h(y), 4, 8, false, h(y)));
+      ASSERT_TRUE(b.nativeKernels()->extremeRows(h(r), h(y), 11, 1, true, h(y)));
     });
     ASSERT_TRUE(same(y));
     EXPECT_GT(gpu_->count(y.gpu), 0u);
@@ -1158,7 +1159,7 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
   const Pair z0 = bits(10, Pattern::Ones);
   both([&](Backend& b, auto h) {
     b.resizeTable(h(t0), 0, 4);
-    ASSERT_TRUE(b.extremeRows(h(t0), h(x0), 0, 4, false, h(z0)));
+    ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t0), h(x0), 0, 4, false, h(z0)));
   });
   ASSERT_TRUE(same(z0));
   EXPECT_EQ(gpu_->length(z0.gpu), 0u);
@@ -1186,7 +1187,7 @@ TEST_F(CudaDifferentialTest, AddField) {
           Words before;
           cpu_->readTable(t.cpu, before);
           both([&](Backend& b, auto h) {
-            ASSERT_TRUE(b.addField(h(t), h(x), first, h(v), subtract));
+            ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), first, h(v), subtract));
           });
           ASSERT_TRUE(sameTable(t));
           if (len <= 64 && rows <= 100000) {
@@ -1222,16 +1223,16 @@ TEST_F(CudaDifferentialTest, AddFieldSpecialCases) {
     // Queued without a read: add, add, subtract twice gives the table back; an empty x changes
     // nothing; a field at the very end of the row.
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), false));
-      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), false));
-      ASSERT_TRUE(b.addField(h(t), h(none), 0, h(v), true));
-      ASSERT_TRUE(b.addField(h(t), h(x), cols - 7, h(one), true));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), 20, h(v), false));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), 20, h(v), false));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(none), 0, h(v), true));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), cols - 7, h(one), true));
     });
     ASSERT_TRUE(sameTable(t));
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), true));
-      ASSERT_TRUE(b.addField(h(t), h(x), cols - 7, h(one), false));
-      ASSERT_TRUE(b.addField(h(t), h(x), 20, h(v), true));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), 20, h(v), true));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), cols - 7, h(one), false));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), 20, h(v), true));
     });
     ASSERT_TRUE(sameTable(t));
     Words g;
@@ -1240,9 +1241,9 @@ TEST_F(CudaDifferentialTest, AddFieldSpecialCases) {
     // The extreme search over a field the addition just changed, queued behind it.
     const Pair z = bits();
     both([&](Backend& b, auto h) {
-      ASSERT_TRUE(b.addField(h(t), h(x), 0, h(v), false));
-      ASSERT_TRUE(b.extremeRows(h(t), h(x), 0, 130, true, h(z)));
-      ASSERT_TRUE(b.addField(h(t), h(z), 0, h(one), true));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(x), 0, h(v), false));
+      ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(x), 0, 130, true, h(z)));
+      ASSERT_TRUE(b.nativeKernels()->addField(h(t), h(z), 0, h(one), true));
     });
     ASSERT_TRUE(same(z));
     ASSERT_TRUE(sameTable(t));

@@ -29,6 +29,7 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
+#include "vm/backend/NativeKernels.h"
 
 namespace star {
 namespace {
@@ -436,8 +437,8 @@ class CudaSortTest : public ::testing::Test {
       hh = heads_is_x ? xh : b.createBits();
       if (!heads_is_x) b.writeBits(hh, t.rows, heads->data());
     }
-    const bool native = heads != nullptr ? b.segsortRows(th, xh, hh, first, len, kind, descending)
-                                         : b.sortRows(th, xh, first, len, kind, descending);
+    const bool native = heads != nullptr ? b.nativeKernels()->segsortRows(th, xh, hh, first, len, kind, descending)
+                                         : b.nativeKernels()->sortRows(th, xh, first, len, kind, descending);
     EXPECT_TRUE(native) << "the CUDA backend declined";
     HostTable out(t.rows, t.cols);
     b.readTable(th, out.words);
@@ -631,8 +632,8 @@ TEST_F(CudaSortTest, QueuedSortsRunInOrder) {
     const Handle xh = b.createBits();
     b.writeTable(th, rows, c.cols, t.words.data());
     b.writeBits(xh, rows, x.data());
-    EXPECT_TRUE(b.sortRows(th, xh, 0, 16, KeyKind::Unsigned, false));
-    EXPECT_TRUE(b.sortRows(th, xh, 16, 32, KeyKind::Signed, true));
+    EXPECT_TRUE(b.nativeKernels()->sortRows(th, xh, 0, 16, KeyKind::Unsigned, false));
+    EXPECT_TRUE(b.nativeKernels()->sortRows(th, xh, 16, 32, KeyKind::Signed, true));
     HostTable got(rows, c.cols);
     b.readTable(th, got.words);
     EXPECT_TRUE(sameTable(want, got)) << "rows " << rows;

@@ -33,6 +33,7 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/NBodyDevice.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
+#include "vm/backend/NativeKernels.h"
 #endif
 
 namespace {
@@ -158,7 +159,7 @@ struct Forces {
 
 Forces forcesOn(star::Backend& backend, const NBodySystem& s) {
   Forces f;
-  EXPECT_TRUE(backend.nbodyForces(s, f.x, f.y, f.z)) << backend.name();
+  EXPECT_TRUE(backend.nativeKernels()->nbodyForces(s, f.x, f.y, f.z)) << backend.name();
   return f;
 }
 
@@ -262,13 +263,13 @@ TEST_F(NBodyCpu, VerletIsVelocityVerlet) {
       mine.vz[i] += half * f.z[i];
     }
   }
-  ASSERT_TRUE(cpu->nbodyVerlet(s, dt, steps));
+  ASSERT_TRUE(cpu->nativeKernels()->nbodyVerlet(s, dt, steps));
   EXPECT_EQ(s.x, mine.x);
   EXPECT_EQ(s.vz, mine.vz);
   EXPECT_EQ(s.type, mine.type);
   // Zero steps change nothing.
   NBodySystem same = s;
-  ASSERT_TRUE(cpu->nbodyVerlet(same, dt, 0));
+  ASSERT_TRUE(cpu->nativeKernels()->nbodyVerlet(same, dt, 0));
   EXPECT_EQ(same.x, s.x);
   EXPECT_EQ(same.vx, s.vx);
 }
@@ -285,7 +286,7 @@ TEST_F(NBodyCpu, EmptyAndSingleParticle) {
   ASSERT_EQ(f.x.size(), 1u);
   EXPECT_EQ(f.x[0], 0.0);
   const double x0 = one.x[0], v0 = one.vx[0];
-  ASSERT_TRUE(cpu->nbodyVerlet(one, 0.5, 4));
+  ASSERT_TRUE(cpu->nativeKernels()->nbodyVerlet(one, 0.5, 4));
   EXPECT_DOUBLE_EQ(one.x[0], x0 + 4 * 0.5 * v0);
 }
 
@@ -294,7 +295,7 @@ TEST_F(NBodyCpu, VerletConservesMomentum) {
   NBodySystem s = randomSystem(rng, 100, 2);
   setIonic(s, {2.0, -1.0}, 1.75, 12.0);
   const Vec p0 = momentum(s);
-  ASSERT_TRUE(cpu->nbodyVerlet(s, 0.01, 2000));
+  ASSERT_TRUE(cpu->nativeKernels()->nbodyVerlet(s, 0.01, 2000));
   const Vec p = momentum(s);
   EXPECT_LE(norm({p.x - p0.x, p.y - p0.y, p.z - p0.z}), 1e-11);
 }
@@ -311,7 +312,7 @@ double crystalEnergyDrift(star::Backend& backend) {
   const double e0 = kineticEnergy(s) + potentialEnergy(s);
   double worst = 0.0;
   for (int chunk = 0; chunk < 100; ++chunk) {
-    EXPECT_TRUE(backend.nbodyVerlet(s, 0.01, 10));
+    EXPECT_TRUE(backend.nativeKernels()->nbodyVerlet(s, 0.01, 10));
     const double e = kineticEnergy(s) + potentialEnergy(s);
     worst = std::max(worst, std::fabs(e - e0) / std::fabs(e0));
   }
@@ -714,14 +715,14 @@ TEST_F(NBodyGpu, DeclinesWhatSinglePrecisionCannotHold) {
   std::vector<double> fx, fy, fz;
   NBodySystem nan_pos = s;
   nan_pos.x[3] = NAN;
-  EXPECT_FALSE(gpu->nbodyForces(nan_pos, fx, fy, fz));
-  EXPECT_FALSE(gpu->nbodyVerlet(nan_pos, 0.01, 2));
+  EXPECT_FALSE(gpu->nativeKernels()->nbodyForces(nan_pos, fx, fy, fz));
+  EXPECT_FALSE(gpu->nativeKernels()->nbodyVerlet(nan_pos, 0.01, 2));
   NBodySystem huge = s;
   huge.c0[1] = 1e300;
-  EXPECT_FALSE(gpu->nbodyForces(huge, fx, fy, fz));
+  EXPECT_FALSE(gpu->nativeKernels()->nbodyForces(huge, fx, fy, fz));
   NBodySystem empty;
   setIonic(empty, {1.0}, 1.0, 12.0);
-  EXPECT_TRUE(gpu->nbodyForces(empty, fx, fy, fz));
+  EXPECT_TRUE(gpu->nativeKernels()->nbodyForces(empty, fx, fy, fz));
   EXPECT_TRUE(fx.empty());
 }
 
@@ -730,8 +731,8 @@ TEST_F(NBodyGpu, DeclinesWhatSinglePrecisionCannotHold) {
 // of the largest velocity.
 TEST_F(NBodyGpu, VerletFollowsTheReference) {
   NBodySystem a = exampleCrystal(3), b = a;
-  ASSERT_TRUE(cpu->nbodyVerlet(a, 0.02, 20));
-  ASSERT_TRUE(gpu->nbodyVerlet(b, 0.02, 20));
+  ASSERT_TRUE(cpu->nativeKernels()->nbodyVerlet(a, 0.02, 20));
+  ASSERT_TRUE(gpu->nativeKernels()->nbodyVerlet(b, 0.02, 20));
   double dx = 0.0, dv = 0.0, vmax = 0.0;
   for (std::size_t i = 0; i < a.n; ++i) {
     dx = std::max(
@@ -762,7 +763,7 @@ TEST_F(NBodyGpu, VerletConservesMomentumToRoundOff) {
   const Vec p0 = momentum(s);
   const double dt = 0.01;
   const int steps = 500;
-  ASSERT_TRUE(gpu->nbodyVerlet(s, dt, steps));
+  ASSERT_TRUE(gpu->nativeKernels()->nbodyVerlet(s, dt, steps));
   const Vec p = momentum(s);
   const double moved = norm({p.x - p0.x, p.y - p0.y, p.z - p0.z});
   EXPECT_LE(moved, 1e-6 * dt * steps * std::sqrt(static_cast<double>(s.n)) * rms);

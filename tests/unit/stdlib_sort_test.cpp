@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tests/unit/support/StarTestUtil.h"
+#include "vm/backend/NativeKernels.h"
 
 namespace {
 
@@ -599,8 +600,8 @@ void checkLarge(bool segmented, Kind kind, int len, std::uint64_t seed) {
   be.writeBits(xh, n, xw.data());
   be.writeBits(hh, n, hw.data());
   const auto start = std::chrono::steady_clock::now();
-  const bool ran = segmented ? be.segsortRows(th, xh, hh, first, len, star::KeyKind(kind), false)
-                             : be.sortRows(th, xh, first, len, star::KeyKind(kind), false);
+  const bool ran = segmented ? be.nativeKernels()->segsortRows(th, xh, hh, first, len, star::KeyKind(kind), false)
+                             : be.nativeKernels()->sortRows(th, xh, first, len, star::KeyKind(kind), false);
   std::vector<std::uint64_t> got;
   be.readTable(th, got);
   const double ms =

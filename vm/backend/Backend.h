@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "core/BitLayout.h"
+
 namespace star {
 
 using Handle = std::uint32_t;
@@ -37,10 +39,7 @@ inline constexpr Handle kNoHandle = 0;
 
 enum class BitOp : std::uint8_t { And, Or, Xor };
 
-// How a sort key field's bits are read as a number (docs/LANGUAGE.md, "Numeric data in tables").
-enum class KeyKind : std::uint8_t { Unsigned = 0, Signed = 1, Float = 2 };
-
-struct NBodySystem;  // vm/backend/NBodySystem.h
+class NativeKernels;  // vm/backend/NativeKernels.h
 
 struct BackendError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -107,63 +106,9 @@ class Backend {
   virtual void synchronize() = 0;
 
   // ---- native library procedures ---------------------------------------------------------
-  // Optional fused implementations of standard-library procedures (stdlib/*.star keeps each one's
-  // Star body as the reference; `star run --no-native` always runs the body). Each returns false
-  // when this backend does not provide it, and the VM then runs the Star body.
-  //
-  // Transitive closure of a square table in place, as WARSHALL computes it: afterwards P(i, j) = 1
-  // iff there is a path of one or more arcs from i to j (so P(i, i) = 1 iff i lies on a cycle).
-  virtual bool transitiveClosure(Handle t) { return false; }
-  //
-  // The bit-serial extreme search of MINROW/MAXROW (and their field forms): z := the rows of x
-  // whose field of `len` columns starting at column `first` (0-based) of t holds the least
-  // (greatest when `max`) unsigned number among the rows of x, ties all marked; z takes length
-  // rows(t). Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t).
-  virtual bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
-                            Handle z) {
-    return false;
-  }
-  //
-  // The bit-serial field arithmetic of ADDWF/SUBWF (and ADDW/SUBW): in every row of x, the field
-  // of len(v) columns starting at column `first` (0-based) of t := field + v (field - v when
-  // `subtract`) modulo 2^len(v), v's bit 0 the most significant; other rows and columns keep
-  // their bits. Preconditions (checked by the VM): len(x) == rows(t), first + len(v) <= cols(t).
-  virtual bool addField(Handle t, Handle x, std::uint64_t first, Handle v, bool subtract) {
-    return false;
-  }
-  //
-  // SORT (unit sort): a stable sort of the rows of t marked in x by the key field of `len`
-  // columns starting at column `first` (0-based). All columns move together; the marked rows are
-  // permuted among the marked positions (the k-th marked position receives the k-th row in key
-  // order), unmarked rows keep their place. Equal keys keep their relative order (also when
-  // `descending`). The key is read as `kind` says (docs/LANGUAGE.md, "Numeric data in tables"):
-  // Unsigned and Signed (two's complement) for 1 <= len <= 64; Float for len 32 or 64 (IEEE-754
-  // bit patterns ordered as their totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
-  // Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t), len valid.
-  virtual bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
-                         bool descending) {
-    return false;
-  }
-  //
-  // SEGSORT (unit sort): sortRows within each group of consecutive rows, independently; a group
-  // starts at row 0 and at every row i with heads(i) = 1. Preconditions as sortRows, and
-  // len(heads) == rows(t).
-  virtual bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first,
-                            std::uint64_t len, KeyKind kind, bool descending) {
-    return false;
-  }
-  //
-  // The N-body module (unit nbody; vm/backend/NBodySystem.h describes the system). Forces:
-  // fx/fy/fz (resized to s.n) := the force on each particle, in double precision on the CPU
-  // reference, in single precision (then widened) on a GPU. Verlet: `steps` velocity-Verlet steps
-  // of length dt in double precision on s, forces as nbodyForces computes them.
-  virtual bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
-                            std::vector<double>& fz) {
-    return false;
-  }
-  virtual bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) { return false; }
+  // The fused implementations this backend offers (vm/backend/NativeKernels.h), or null: the VM
+  // then runs every native procedure's Star body.
+  virtual NativeKernels* nativeKernels() { return nullptr; }
 };
-
-inline constexpr std::uint64_t wordsForBits(std::uint64_t bits) { return (bits + 63) / 64; }
 
 }  // namespace star

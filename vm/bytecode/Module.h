@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/diag/SourceLoc.h"
+#include "core/SourceLoc.h"
 #include "vm/bytecode/Opcodes.h"
 
 namespace star {
@@ -45,6 +45,7 @@ struct Function {
   std::vector<std::uint32_t> code;
   std::vector<SourceLoc> locs;       // one per code word: where the instruction came from
   std::string native;                // a native implementation the VM may call instead
+  std::int32_t nativeId = -1;        // `native` resolved (core/NativeTable.h); -1: none
 };
 
 struct GlobalInfo {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/NativeTable.h"
+
 namespace star {
 namespace {
 
@@ -204,11 +206,33 @@ Module deserializeModule(const std::string& bytes) {
       l.col = r.u32();
     }
     f.native = r.str();
+    f.nativeId = f.native.empty() ? -1 : findNative(f.native);
+    if (!f.native.empty() && f.nativeId < 0)
+      throw ModuleFormatError("unknown native procedure '" + f.native + "' in function '" + f.name + "'");
   }
   m.entry = r.u32();
   if (!r.atEnd()) throw ModuleFormatError("module file is corrupt (unexpected trailing data)");
   verifyModule(m);
   return m;
+}
+
+// A native's arguments are decoded by its table's parameter kinds: the function must take exactly
+// those (a procedure; slices, words and tables as handles, `var` ones by reference).
+void verifyNativeSignature(const Function& f) {
+  if (static_cast<std::size_t>(f.nativeId) >= natives().size())
+    throw ModuleFormatError("function '" + f.name + "': native index out of range");
+  const NativeInfo& info = natives()[static_cast<std::size_t>(f.nativeId)];
+  bool same = f.resultReg < 0 && f.params.size() == info.params.size();
+  for (std::size_t i = 0; same && i < f.params.size(); ++i) {
+    const NativeParam& want = info.params[i];
+    SlotKind kind = want.kind == 'T' ? SlotKind::Table
+                    : (want.kind == 'L' || want.kind == 'W') ? SlotKind::Bits
+                    : want.byRef ? SlotKind::Ref : SlotKind::Scalar;
+    same = f.params[i].kind == kind && f.params[i].byRef == want.byRef;
+  }
+  if (!same)
+    throw ModuleFormatError("function '" + f.name + "' does not have the parameters of native '" +
+                            std::string(info.name) + "'");
 }
 
 void verifyModule(const Module& m) {
@@ -225,6 +249,7 @@ void verifyModule(const Module& m) {
     for (auto& [reg, kind] : f.ownedRegs)
       if (reg >= f.numRegs) fail(f, 0, "owned register out of range");
     if (f.locs.size() != f.code.size()) fail(f, 0, "line table size differs from code size");
+    if (f.nativeId >= 0) verifyNativeSignature(f);
     for (auto& l : f.locs)
       if (l.file >= m.files.size() && !m.files.empty()) fail(f, 0, "source file index out of range");
     // First pass: instruction boundaries.

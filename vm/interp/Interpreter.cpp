@@ -8,7 +8,7 @@
 #include <limits>
 #include <ostream>
 
-#include "vm/interp/Natives.h"
+#include "vm/natives/NativeCall.h"
 #include "vm/interp/StringPool.h"
 #include "vm/io/GraphFiles.h"
 #include "vm/io/NumericText.h"
@@ -115,7 +115,7 @@ std::uint64_t Interpreter::makeRef(std::uint32_t operand) {
   return base_ + operand;
 }
 
-Interpreter::Slot& Interpreter::deref(std::uint64_t ref) {
+Interpreter::Value& Interpreter::deref(std::uint64_t ref) {
   if (ref & kRefGlobal) {
     if ((ref & ~kRefGlobal) >= globals_.size()) throw Fault("invalid reference");
     return globals_[ref & ~kRefGlobal];
@@ -132,7 +132,7 @@ void Interpreter::indexStrings(const Module& m) {
     if (m.constants[k].tag == ValueTag::String) constStrings_[k] = internString(m.constants[k].text);
 }
 
-const std::string& Interpreter::text(Slot v) {
+const std::string& Interpreter::text(Value v) {
   try {
     return pooledString(v.u);
   } catch (const std::out_of_range&) {
@@ -148,11 +148,11 @@ void Interpreter::pushFrame(const Module& m, std::uint32_t fnIndex, std::size_t 
     throw Fault("stack overflow: more than " + str(kMaxFrames) + " nested calls");
   const Function& fn = m.functions[fnIndex];
   std::size_t base = stack_.size();
-  stack_.resize(base + fn.numRegs, Slot{0});
+  stack_.resize(base + fn.numRegs, Value{0});
   std::size_t ownedBegin = owned_.size();
   for (std::size_t i = 0; i < fn.params.size(); ++i) {
     const ParamInfo& p = fn.params[i];
-    Slot arg = stack_[argBase + i];
+    Value arg = stack_[argBase + i];
     if (!p.byRef && (p.kind == SlotKind::Bits || p.kind == SlotKind::Table)) {
       Handle h = acquire(p.kind);
       owned_.emplace_back(h, p.kind);
@@ -269,7 +269,7 @@ void Interpreter::writeTableValue(Handle h) {
   }
 }
 
-void Interpreter::writeValue(ValueTag tag, Slot v) {
+void Interpreter::writeValue(ValueTag tag, Value v) {
   switch (tag) {
     case ValueTag::Integer: out_ << v.i; break;
     case ValueTag::Boolean: out_ << (v.i ? "true" : "false"); break;
@@ -331,7 +331,7 @@ void ExecutionStats::print(std::ostream& out, const std::string& backendName,
 void Interpreter::allocateGlobals(const Module& m) {
   for (std::size_t g = globals_.size(); g < m.globals.size(); ++g) {
     SlotKind kind = m.globals[g].kind;
-    Slot s{0};
+    Value s{0};
     if (kind == SlotKind::Bits || kind == SlotKind::Table) s.u = acquire(kind);
     globals_.push_back(s);
     globalKinds_.push_back(kind);
@@ -399,7 +399,7 @@ void Interpreter::execute(const Module& m) {
         case Op::LOADI: reg(a[0]).i = static_cast<std::int32_t>(a[1]); break;
         case Op::LOADK: {
           const Constant& k = m.constants[a[1]];
-          Slot& d = reg(a[0]);
+          Value& d = reg(a[0]);
           if (k.tag == ValueTag::Real) d.f = k.realValue;
           else if (k.tag == ValueTag::String) d.u = constStrings_[a[1]];
           else d.i = k.intValue;
@@ -492,11 +492,10 @@ void Interpreter::execute(const Module& m) {
           frames_.back().pc = pc;
           std::size_t argBase = base_ + a[1];
           const Function& callee = m.functions[a[0]];
-          if (nativesOn_ && !callee.native.empty() && callee.resultReg < 0) {
-            scratch_.resize(callee.params.size());
-            for (std::size_t i = 0; i < callee.params.size(); ++i) scratch_[i] = stack_[argBase + i].u;
-            if (runNative(callee.native, backend_, scratch_.data(), scratch_.size(),
-                          [this](Handle h) { return fixed_[h] != 0; })) {
+          if (nativesOn_ && callee.nativeId >= 0) {
+            std::array<std::uint64_t, kMaxNativeParams> raw{};
+            for (std::size_t i = 0; i < callee.params.size(); ++i) raw[i] = stack_[argBase + i].u;
+            if (runNative(static_cast<NativeId>(callee.nativeId), backend_, raw.data(), fixed_)) {
               ++nativeCalls_;
               break;
             }
@@ -514,14 +513,14 @@ void Interpreter::execute(const Module& m) {
           }
           Frame done = frames_.back();
           const Function& callee = *fn;
-          Slot result{0};
+          Value result{0};
           if (callee.resultReg >= 0) result = stack_[done.base + static_cast<std::uint32_t>(callee.resultReg)];
           // Hand the result to the caller's register before the callee's storage goes back.
           Frame& caller = frames_[frames_.size() - 2];
           std::size_t savedBase = base_;
           base_ = caller.base;
           if (callee.resultReg >= 0) {
-            Slot& dst = reg(done.resultDst);
+            Value& dst = reg(done.resultDst);
             if (callee.resultKind == SlotKind::Bits) {
               Handle d = static_cast<Handle>(dst.u), s = static_cast<Handle>(result.u);
               if (fixed_[d] && backend_.length(d) != backend_.length(s)) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/diag/SourceLoc.h"
+#include "core/SourceLoc.h"
 #include "vm/backend/Backend.h"
 #include "vm/bytecode/Module.h"
 
@@ -69,15 +69,15 @@ class Interpreter {
   void run(const Module& m, std::uint32_t entry);
 
   // Global slots, for the REPL (printing values, moving them between backends).
-  union Slot {
+  union Value {
     std::int64_t i;
     double f;
     std::uint64_t u;  // handles, references, and strings (an index into the string table)
   };
-  std::vector<Slot>& globals() { return globals_; }
-  void writeValue(ValueTag tag, Slot v);  // as `write` prints it
+  std::vector<Value>& globals() { return globals_; }
+  void writeValue(ValueTag tag, Value v);  // as `write` prints it
   // The text of a string value (a StringPool index); a corrupt index is a runtime error.
-  static const std::string& text(Slot v);
+  static const std::string& text(Value v);
   void releaseGlobals();                  // hands every global handle back to the backend
 
   // REPL support: undoing a failed input and moving the session to another backend.
@@ -102,10 +102,10 @@ class Interpreter {
   };
 
   void execute(const Module& m);
-  Slot& reg(std::uint32_t operand) {
+  Value& reg(std::uint32_t operand) {
     return (operand & kGlobalBit) ? globals_[operand & ~kGlobalBit] : stack_[base_ + operand];
   }
-  Slot& deref(std::uint64_t ref);
+  Value& deref(std::uint64_t ref);
   std::uint64_t makeRef(std::uint32_t operand);
   void pushFrame(const Module& m, std::uint32_t fn, std::size_t argBase, std::uint32_t resultDst);
   void popFrame(const Module& m);
@@ -136,9 +136,9 @@ class Interpreter {
   std::vector<std::uint64_t> constStrings_;
   std::vector<std::uint64_t> argStrings_;
   void indexStrings(const Module& m);
-  std::vector<Slot> globals_;
+  std::vector<Value> globals_;
   std::vector<SlotKind> globalKinds_;
-  std::vector<Slot> stack_;
+  std::vector<Value> stack_;
   std::vector<Frame> frames_;
   std::vector<std::pair<Handle, SlotKind>> owned_;  // handles owned by live frames
   std::vector<Handle> freeBits_, freeTables_;       // released handles, kept with their capacity

@@ -10,16 +10,6 @@
 
 namespace star {
 
-std::string fieldName(const NumField& f) {
-  switch (f.kind) {
-    case FieldKind::Unsigned: return "u" + std::to_string(f.width);
-    case FieldKind::Signed: return "i" + std::to_string(f.width);
-    case FieldKind::F32: return "f32";
-    case FieldKind::F64: return "f64";
-  }
-  return "?";
-}
-
 NumLayout parseLayoutOrThrow(std::string_view text) {
   std::string error;
   auto layout = parseLayout(text, error);

@@ -13,67 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/NumericLayout.h"
 #include "vm/io/TableText.h"
 
 namespace star {
-
-enum class FieldKind : std::uint8_t { Unsigned, Signed, F32, F64 };
-
-struct NumField {
-  FieldKind kind = FieldKind::Unsigned;
-  unsigned width = 0;  // bits: 1..64, 32 for f32, 64 for f64
-};
-
-struct NumLayout {
-  std::vector<NumField> fields;
-  std::uint64_t width = 0;  // the sum of the field widths: the table's number of columns
-};
-
-// "u8", "i16", "f64" as written in a layout.
-std::string fieldName(const NumField& f);
-
-// Parses a layout string. Inline (header only) so that the checker can validate a constant
-// layout at compile time without linking the VM. On failure returns nullopt and sets `error`.
-inline std::optional<NumLayout> parseLayout(std::string_view text, std::string& error) {
-  NumLayout layout;
-  std::size_t pos = 0;
-  auto bad = [&](std::string_view token) {
-    error = "bad layout '" + std::string(text) + "': field " +
-            std::to_string(layout.fields.size() + 1) + " '" + std::string(token) +
-            "' is not u1..u64, i1..i64, f32 or f64";
-    return std::nullopt;
-  };
-  while (true) {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
-    if (pos == text.size()) break;
-    std::size_t end = pos;
-    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
-    std::string_view token = text.substr(pos, end - pos);
-    pos = end;
-    char kind = static_cast<char>(std::tolower(static_cast<unsigned char>(token[0])));
-    std::string_view digits = token.substr(1);
-    unsigned width = 0;
-    bool digitsOk = !digits.empty() && digits.size() <= 2 && digits[0] != '0';
-    for (char c : digits) {
-      digitsOk = digitsOk && c >= '0' && c <= '9';
-      width = width * 10 + static_cast<unsigned>(c - '0');
-    }
-    if (!digitsOk) return bad(token);
-    NumField f;
-    f.width = width;
-    if (kind == 'u' && width <= 64) f.kind = FieldKind::Unsigned;
-    else if (kind == 'i' && width <= 64) f.kind = FieldKind::Signed;
-    else if (kind == 'f' && (width == 32 || width == 64)) f.kind = width == 32 ? FieldKind::F32 : FieldKind::F64;
-    else return bad(token);
-    layout.fields.push_back(f);
-    layout.width += width;
-  }
-  if (layout.fields.empty()) {
-    error = "bad layout '" + std::string(text) + "': it names no fields (e.g. 'u8 i16 f32 f64')";
-    return std::nullopt;
-  }
-  return layout;
-}
 
 // Throws TableFileError("bad layout ...") when the layout is invalid.
 NumLayout parseLayoutOrThrow(std::string_view text);

@@ -2,7 +2,7 @@
 // layouts). Each reads the particle table P and the coefficient table C into an NBodySystem,
 // declines (the Star body then runs and reports the error) whenever the body would stop with an
 // error, and otherwise runs the backend's forces or Verlet steps, or computes the energies here.
-#include "vm/interp/NBodyNatives.h"
+#include "vm/natives/NativeCall.h"
 
 #include <bit>
 #include <cmath>
@@ -102,9 +102,8 @@ void writeSystem(Backend& backend, Handle p, const NBodySystem& s) {
 }
 
 // A table result of rows x cols fits the variable: unsized, or sized to exactly that shape.
-bool fits(Backend& backend, Handle t, std::uint64_t rows, std::uint64_t cols,
-          const std::function<bool(Handle)>& fixed) {
-  return !fixed(t) || (backend.rows(t) == rows && backend.cols(t) == cols);
+bool fits(const NativeCall& call, Handle t, std::uint64_t rows, std::uint64_t cols) {
+  return !call.isFixed(t) || (call.backend.rows(t) == rows && call.backend.cols(t) == cols);
 }
 
 // U(d) of one pair type: c0 / d + (c1 / d)^c2 d^2 / (c2 - 2), or c0 / d - c1^2 ln d for c2 = 2
@@ -143,45 +142,44 @@ std::vector<double> energy(const NBodySystem& s) {
 
 }  // namespace
 
-bool runNBodyNative(const std::string& name, Backend& backend, const std::uint64_t* args,
-                    std::size_t count, const std::function<bool(Handle)>& fixed) {
-  if (count < 3) return false;
-  const auto p = static_cast<Handle>(args[0]), c = static_cast<Handle>(args[1]);
-  if (name == "nbody_forces" && count == 3) {
-    const auto f = static_cast<Handle>(args[2]);
-    NBodySystem s;
-    if (!readSystem(backend, p, c, s) || !fits(backend, f, s.n, kForceCols, fixed)) return false;
-    std::vector<double> fx, fy, fz;
-    if (!backend.nbodyForces(s, fx, fy, fz)) return false;
-    Words w(kForceCols * wordsForBits(s.n), 0);
-    writeReals(w, s.n, 0, fx);
-    writeReals(w, s.n, kRealBits, fy);
-    writeReals(w, s.n, 2 * kRealBits, fz);
-    backend.writeTable(f, s.n, kForceCols, w.data());
-    return true;
-  }
-  if (name == "nbody_verlet" && count == 4) {
-    const double dt = std::bit_cast<double>(args[2]);
-    const auto steps = static_cast<std::int64_t>(args[3]);
-    NBodySystem s;
-    if (!readSystem(backend, p, c, s)) return false;
-    if (steps <= 0) return true;  // the body's step loop runs zero times
-    if (!backend.nbodyVerlet(s, dt, static_cast<std::uint64_t>(steps))) return false;
-    writeSystem(backend, p, s);
-    return true;
-  }
-  if (name == "nbody_energy" && count == 3) {
-    const auto e = static_cast<Handle>(args[2]);
-    NBodySystem s;
-    if (!readSystem(backend, p, c, s) || !fits(backend, e, 1, kEnergyCols, fixed)) return false;
-    const std::vector<double> values = energy(s);
-    Words w(kEnergyCols, 0);  // one row: one element per column
-    for (std::uint64_t k = 0; k < values.size(); ++k)
-      writeReals(w, 1, k * kRealBits, std::vector<double>{values[k]});
-    backend.writeTable(e, 1, kEnergyCols, w.data());
-    return true;
-  }
-  return false;
+bool nativeNbodyForces(const NativeCall& call) {
+  Backend& backend = call.backend;
+  const Handle p = call.args[0].h, c = call.args[1].h, f = call.args[2].h;
+  NBodySystem s;
+  if (!readSystem(backend, p, c, s) || !fits(call, f, s.n, kForceCols)) return false;
+  std::vector<double> fx, fy, fz;
+  if (!call.kernels.nbodyForces(s, fx, fy, fz)) return false;
+  Words w(kForceCols * wordsForBits(s.n), 0);
+  writeReals(w, s.n, 0, fx);
+  writeReals(w, s.n, kRealBits, fy);
+  writeReals(w, s.n, 2 * kRealBits, fz);
+  backend.writeTable(f, s.n, kForceCols, w.data());
+  return true;
+}
+
+bool nativeNbodyVerlet(const NativeCall& call) {
+  const Handle p = call.args[0].h, c = call.args[1].h;
+  const double dt = call.args[2].r;
+  const std::int64_t steps = call.args[3].i;
+  NBodySystem s;
+  if (!readSystem(call.backend, p, c, s)) return false;
+  if (steps <= 0) return true;  // the body's step loop runs zero times
+  if (!call.kernels.nbodyVerlet(s, dt, static_cast<std::uint64_t>(steps))) return false;
+  writeSystem(call.backend, p, s);
+  return true;
+}
+
+// Computed here, in double precision, in the body's order: a backend adds nothing to it.
+bool nativeNbodyEnergy(const NativeCall& call) {
+  const Handle p = call.args[0].h, c = call.args[1].h, e = call.args[2].h;
+  NBodySystem s;
+  if (!readSystem(call.backend, p, c, s) || !fits(call, e, 1, kEnergyCols)) return false;
+  const std::vector<double> values = energy(s);
+  Words w(kEnergyCols, 0);  // one row: one element per column
+  for (std::uint64_t k = 0; k < values.size(); ++k)
+    writeReals(w, 1, k * kRealBits, std::vector<double>{values[k]});
+  call.backend.writeTable(e, 1, kEnergyCols, w.data());
+  return true;
 }
 
 }  // namespace star
