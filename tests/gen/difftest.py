@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""difftest.py: differential testing of `star` configurations on random programs (stargen.py).
+
+Each generated program is run through every configuration; stdout, stderr and the exit status must
+be identical in all of them, and none may time out or crash. See tests/gen/README.md.
+
+  difftest.py [--star PATH] [--count N] [--seed-start S] [--jobs J] [--size K]
+              [--config NAME=COMMAND]... [--timeout SEC] [--failures DIR] [--program FILE]...
+
+A configuration is a shell command (run with bash) with these placeholders:
+  {star}  the star binary (--star)
+  {prog}  the program file, always `prog.star`, relative to the current directory
+  {tmp}   a file name prefix for the configuration's own files (`prog` -- e.g. {tmp}.starc)
+  {args}  the program arguments, shell-quoted; appended at the end when the command lacks it
+Every configuration runs in a fresh directory of its own that holds `prog.star` and the program's
+data files, so that a file name in a message (prog.star:LINE:COL) and the files the program writes
+are the same in every configuration: nothing is normalised.
+
+The first configuration is the reference; each other one is compared with it. A failure is: a
+difference in stdout, stderr or exit status; a timeout; a crash (a signal, an exit status >= 128,
+or a sanitizer report on stderr); or an exit status other than 0 and 2 (a generated program is
+valid, so status 1 means that the generator or the compiler is wrong). Each failure is saved under
+the failures directory (the program, every configuration's output, a repro.sh) and summarised on
+one line. The last line is `difftest: N passed, M failed`; the exit status is 1 when M > 0.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import stargen  # noqa: E402
+
+DEFAULT_CONFIGS = [
+    ('ref', '{star} run {prog} {args}'),
+    ('module', '{star} compile {prog} -o {tmp}.starc && {star} run {tmp}.starc {args}'),
+    ('nonative', '{star} run --no-native {prog} {args}'),
+]
+
+SANITIZER = re.compile(r'AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer|ThreadSanitizer|'
+                       r'MemorySanitizer|\.(?:c|cc|cpp|cu|h|hpp):\d+:\d+: runtime error:')
+
+
+def parse_header(text):
+    """The //@ARGS list and the //@FILE data files of a generated program."""
+    args, files, cur = [], {}, None
+    for line in text.splitlines():
+        if not line.startswith('//@'):
+            if cur is None and not line.startswith('//'):
+                break
+            continue
+        if line.startswith('//@ARGS '):
+            args = json.loads(line[len('//@ARGS '):])
+        elif line.startswith('//@FILE '):
+            cur = line[len('//@FILE '):].strip()
+            files[cur] = []
+        elif line.startswith('//@END'):
+            cur = None
+        elif cur is not None:
+            files[cur].append(line[4:] if line.startswith('//@ ') else line[3:])
+    return args, {k: '\n'.join(v) + '\n' for k, v in files.items()}
+
+
+def expand(template, star, args):
+    qargs = ' '.join(shlex.quote(a) for a in args)
+    if '{args}' not in template:
+        template = template + ' {args}'
+    return (template.replace('{star}', shlex.quote(star)).replace('{prog}', 'prog.star')
+            .replace('{tmp}', 'prog').replace('{args}', qargs))
+
+
+def run_one(cmd, cwd, timeout):
+    """(status, stdout, stderr, timed_out)."""
+    p = subprocess.Popen(['bash', '-c', cmd], cwd=cwd, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err, False
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = p.communicate()
+        return p.returncode, out, err, True
+
+
+def wait_for(path, limit=600):
+    """Other people may be rebuilding star: wait for the binary to come back."""
+    t0 = time.time()
+    while not os.path.exists(path):
+        if time.time() - t0 > limit:
+            return False
+        time.sleep(5)
+    return True
+
+
+class Result:
+    def __init__(self, name, program):
+        self.name, self.program = name, program
+        self.runs = {}         # config -> (status, out, err, timed_out)
+        self.problems = []
+
+
+def check_program(name, text, configs, star, timeout, workroot):
+    args, files = parse_header(text)
+    res = Result(name, text)
+    for attempt in range(3):
+        base = tempfile.mkdtemp(prefix=f'{name}-', dir=workroot)
+        try:
+            for cname, template in configs:
+                d = os.path.join(base, cname)
+                os.makedirs(d)
+                with open(os.path.join(d, 'prog.star'), 'w', encoding='utf-8') as f:
+                    f.write(text)
+                for fn, content in files.items():
+                    with open(os.path.join(d, fn), 'w', encoding='utf-8') as f:
+                        f.write(content)
+                res.runs[cname] = run_one(expand(template, star, args), d, timeout)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+        if any(r[0] == 127 for r in res.runs.values()) and not os.path.exists(star):
+            wait_for(star)          # the binary vanished during a rebuild: run the program again
+            continue
+        break
+    ref = configs[0][0]
+    r0 = res.runs[ref]
+    for cname, _ in configs:
+        st, out, err, to = res.runs[cname]
+        if to:
+            res.problems.append(f'{cname}: timeout after {timeout}s')
+            continue
+        if st < 0 or st >= 128:
+            res.problems.append(f'{cname}: crash (status {st})')
+        elif SANITIZER.search(err.decode('utf-8', 'replace')):
+            res.problems.append(f'{cname}: sanitizer report')
+        elif st not in (0, 2):
+            first = err.decode('utf-8', 'replace').strip().splitlines()[:1]
+            res.problems.append(f'{cname}: status {st} ({first[0] if first else "no message"})')
+        if cname == ref:
+            continue
+        diffs = []
+        if st != r0[0]:
+            diffs.append(f'status {r0[0]} vs {st}')
+        if out != r0[1]:
+            diffs.append('stdout')
+        if err != r0[2]:
+            diffs.append('stderr')
+        if diffs and not r0[3]:
+            res.problems.append(f'{cname} differs from {ref}: ' + ', '.join(diffs))
+    return res
+
+
+def first_diff_line(a, b):
+    al, bl = a.decode('utf-8', 'replace').splitlines(), b.decode('utf-8', 'replace').splitlines()
+    for i in range(max(len(al), len(bl))):
+        x = al[i] if i < len(al) else '<end>'
+        y = bl[i] if i < len(bl) else '<end>'
+        if x != y:
+            return i + 1, x[:160], y[:160]
+    return None
+
+
+def save_failure(res, configs, star, faildir):
+    d = os.path.join(faildir, res.name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with open(os.path.join(d, 'prog.star'), 'w', encoding='utf-8') as f:
+        f.write(res.program)
+    args, files = parse_header(res.program)
+    for fn, content in files.items():
+        with open(os.path.join(d, fn), 'w', encoding='utf-8') as f:
+            f.write(content)
+    summary = [f'program {res.name}', *res.problems, '']
+    ref = configs[0][0]
+    for cname, template in configs:
+        st, out, err, to = res.runs[cname]
+        with open(os.path.join(d, f'{cname}.stdout'), 'wb') as f:
+            f.write(out)
+        with open(os.path.join(d, f'{cname}.stderr'), 'wb') as f:
+            f.write(err)
+        with open(os.path.join(d, f'{cname}.status'), 'w') as f:
+            f.write(f"{'timeout' if to else st}\n")
+        summary.append(f'{cname}: status {"timeout" if to else st}: {expand(template, star, args)}')
+        if cname != ref:
+            for what, i in (('stdout', 1), ('stderr', 2)):
+                fd = first_diff_line(res.runs[ref][i], res.runs[cname][i])
+                if fd:
+                    summary.append(f'  first {what} difference at line {fd[0]}:')
+                    summary.append(f'    {ref}: {fd[1]}')
+                    summary.append(f'    {cname}: {fd[2]}')
+    with open(os.path.join(d, 'summary.txt'), 'w', encoding='utf-8') as f:
+        f.write('\n'.join(summary) + '\n')
+    with open(os.path.join(d, 'repro.sh'), 'w') as f:
+        f.write('#!/bin/bash\n# Runs every configuration on this program, in a directory of its own.\n')
+        f.write('cd "$(dirname "$0")"\n')
+        for cname, template in configs:
+            f.write(f'rm -rf run-{cname} && mkdir run-{cname} && cp prog.star run-{cname}/ && '
+                    + ''.join(f'cp {shlex.quote(fn)} run-{cname}/ && ' for fn in files)
+                    + f'(cd run-{cname} && {expand(template, star, args)}); echo "{cname}: status $?"\n')
+    os.chmod(os.path.join(d, 'repro.sh'), 0o755)
+    return d
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--star', default=os.path.join(HERE, '..', '..', 'build', 'bin', 'star'),
+                    help='the star binary (default: build/bin/star of this tree)')
+    ap.add_argument('--count', type=int, default=100, help='number of programs (default 100)')
+    ap.add_argument('--seed-start', type=int, default=1, help='first seed (default 1)')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, help='programs run in parallel')
+    ap.add_argument('--size', type=int, default=3, help='stargen --size (default 3)')
+    ap.add_argument('--config', action='append', metavar='NAME=COMMAND',
+                    help='a configuration (repeatable; the first is the reference); default: '
+                         + '; '.join(f'{n}="{c}"' for n, c in DEFAULT_CONFIGS))
+    ap.add_argument('--add-config', action='append', metavar='NAME=COMMAND', default=[],
+                    help='a configuration added to the default ones (repeatable)')
+    ap.add_argument('--timeout', type=float, default=60, help='seconds per run (default 60)')
+    ap.add_argument('--failures', default='difftest-failures', help='where failures are saved')
+    ap.add_argument('--program', action='append', default=[],
+                    help='run this program file instead of generated ones (repeatable)')
+    ap.add_argument('--no-stdlib', action='store_true', help='stargen --no-stdlib')
+    ap.add_argument('--nbody', action='store_true', help='stargen --nbody')
+    ap.add_argument('--no-errors', action='store_true', help='stargen --no-errors')
+    ap.add_argument('--quiet', action='store_true', help='no progress lines')
+    a = ap.parse_args()
+
+    star = os.path.abspath(a.star)
+    configs = []
+    for spec in (a.config or [f'{n}={c}' for n, c in DEFAULT_CONFIGS]) + a.add_config:
+        if '=' not in spec:
+            ap.error(f'--config needs NAME=COMMAND, not {spec!r}')
+        n, c = spec.split('=', 1)
+        if not re.fullmatch(r'[A-Za-z0-9_.-]+', n) or n in [x[0] for x in configs]:
+            ap.error(f'bad or duplicate configuration name {n!r}')
+        configs.append((n, c))
+    if not wait_for(star, 120):
+        print(f'difftest: no star binary at {star}', file=sys.stderr)
+        return 2
+
+    jobs = []
+    for p in a.program:
+        with open(p, encoding='utf-8') as f:
+            jobs.append((os.path.splitext(os.path.basename(p))[0], lambda t=f.read(): t))
+    if not a.program:
+        for seed in range(a.seed_start, a.seed_start + a.count):
+            def gen(seed=seed):
+                g = stargen.Gen(seed, a.size, stdlib=not a.no_stdlib, nbody=a.nbody,
+                                errors=not a.no_errors)
+                return g.generate()
+            jobs.append((f'seed{seed}', gen))
+
+    workroot = tempfile.mkdtemp(prefix='difftest-')
+    lock = threading.Lock()
+    passed = failed = 0
+    statuses = {}
+    t0 = time.time()
+
+    def work(job):
+        name, gen = job
+        try:
+            text = gen()
+        except Exception as e:          # a generator bug: report it as a failure
+            r = Result(name, f'// generator exception: {e!r}\n')
+            r.problems.append(f'generator exception: {e!r}')
+            return r
+        return check_program(name, text, configs, star, a.timeout, workroot)
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+            for res in ex.map(work, jobs):
+                with lock:
+                    if res.runs:
+                        st = res.runs[configs[0][0]][0]
+                        statuses[st] = statuses.get(st, 0) + 1
+                    if res.problems:
+                        failed += 1
+                        d = save_failure(res, configs, star, a.failures) if res.runs else None
+                        print(f'FAIL {res.name}: {"; ".join(res.problems)}' + (f' [{d}]' if d else ''),
+                              flush=True)
+                    else:
+                        passed += 1
+                    n = passed + failed
+                    if not a.quiet and n % 100 == 0:
+                        print(f'difftest: {n}/{len(jobs)} done, {failed} failed, '
+                              f'{time.time() - t0:.0f}s', flush=True)
+    finally:
+        shutil.rmtree(workroot, ignore_errors=True)
+    st = ', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))
+    print(f'difftest: reference exit statuses: {st}; {time.time() - t0:.1f}s')
+    print(f'difftest: {passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
