@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   (void)cpuOnly;  // used only with CUDA
 #ifdef STAR_HAVE_CUDA
   std::string why;
-  if (!cpuOnly && cuda_device_available(&why))
+  if (!cpuOnly && cudaBackendAvailable(&why))
     gpu = makeCudaBackend();
   else if (!cpuOnly)
     std::fprintf(stderr, "no CUDA device (%s): CPU only\n", why.c_str());

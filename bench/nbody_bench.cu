@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   if (quick) g_runs = 3;
   std::string why;
-  if (!cuda_device_available(&why)) {
+  if (!cudaBackendAvailable(&why)) {
     std::printf("no usable CUDA device: %s\n", why.c_str());
     return 0;
   }

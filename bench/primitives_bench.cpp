@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
 #ifdef STAR_HAVE_CUDA
   bench::LaunchFloor floor;
   std::string why;
-  if (!cpuOnly && cuda_device_available(&why) &&
+  if (!cpuOnly && cudaBackendAvailable(&why) &&
       bench::measureLaunchFloor(floor, wordsForBits(sizes.back()) * 8)) {
     std::printf("\nPeer, same run: empty kernel back to back %.2f us; kernel + 8-byte read-back "
                 "%.2f us; device-to-device copy of %llu bytes: %.1f GB/s\n",

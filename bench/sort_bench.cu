@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     }
   }
   std::string why;
-  if (!cuda_device_available(&why)) {
+  if (!cudaBackendAvailable(&why)) {
     std::fprintf(stderr, "no CUDA device (%s): nothing to measure\n", why.c_str());
     return 0;
   }

@@ -23,7 +23,7 @@ std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string
   }
 #ifdef STAR_HAVE_CUDA
   std::string why;
-  if (cuda_device_available(&why)) {
+  if (cudaBackendAvailable(&why)) {
     try {
       return makeCudaBackend();
     } catch (const BackendError& e) {

@@ -74,8 +74,9 @@ void loadProgram(const CommandLine& cl, LoadedProgram& out) {
 
 int commandCheck(const CommandLine& cl) {
   Compilation c(std::cerr, compileOptions(cl));
+  if (!cl.dumpAst) return c.checkFile(cl.file) ? 0 : 1;
   if (!c.parse(cl.file)) return 1;
-  if (cl.dumpAst) dumpAst(*c.program(), std::cout);
+  dumpAst(*c.program(), std::cout);
   return c.check() ? 0 : 1;
 }
 

@@ -7,8 +7,19 @@ program      : PROGRAM ident SEMI usesClause? declaration* compoundStmt DOT EOF 
 usesClause   : USES ident (COMMA ident)* SEMI ;
 // A library module: `unit NAME; declarations end.` (stdlib/ holds them).
 unitFile     : UNIT ident SEMI usesClause? declaration* END DOT EOF ;
-// One REPL input: declarations and statements, no program header.
-replInput    : (declaration | statement | SEMI)* EOF ;
+// Pieces of `program` and `unitFile`, for the reader that parses a long file one declaration or
+// statement at a time (frontend/parse/Parser.cpp): its memory then does not grow with the file.
+programHead  : PROGRAM ident SEMI usesClause? ;
+unitHead     : UNIT ident SEMI usesClause? ;
+blockOpen    : BEGIN ;
+stmtSep      : SEMI ;
+blockClose   : END ;
+fileClose    : END DOT EOF ;
+// One REPL input: declarations and statements, no program header. Statements are separated by
+// ';' (declarations end in their own ';'): were `x := 1 y := 2` allowed, a statement could be
+// followed by the start of another, and `if c then if c then ...` would become ambiguous (empty
+// then-part or not) and take the parser time cubic in the nesting depth to predict.
+replInput    : (declaration | statement? SEMI)* statement? EOF ;
 // A REPL input that is just an expression (its value is printed).
 replExpr     : expr SEMI* EOF ;
 
@@ -31,9 +42,11 @@ typeSpec
 
 // `native 'name';` marks a library procedure that a backend may run as one fused computation;
 // its body stays the reference (docs/STDLIB.md).
-procDecl     : PROC ident formalParams? SEMI nativeClause? localDecl* compoundStmt SEMI ;
+procDecl     : procHead compoundStmt SEMI ;
+procHead     : PROC ident formalParams? SEMI nativeClause? localDecl* ;
 nativeClause : NATIVE STRING_LIT SEMI ;
-funcDecl     : FUNC ident formalParams? COLON typeSpec SEMI localDecl* compoundStmt SEMI ;
+funcDecl     : funcHead compoundStmt SEMI ;
+funcHead     : FUNC ident formalParams? COLON typeSpec SEMI localDecl* ;
 localDecl    : constSection | varSection ;
 formalParams : LPAREN (paramGroup (SEMI paramGroup)*)? RPAREN ;
 paramGroup   : VAR? identList COLON typeSpec ;

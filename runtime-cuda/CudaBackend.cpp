@@ -10,7 +10,7 @@
 //   DeviceContext.*     stream, stream-ordered memory pool, reduction accumulators + the mapped
 //                       host words that synchronising kernels store their result in
 //   CudaCheck.*         CUDA errors -> BackendError
-//   DeviceProbe.cu      cuda_device_available
+//   DeviceProbe.cu      cudaBackendAvailable
 //   kernels/            device-wide entry points, one family per file (Launch.h: grid sizing,
 //                       BitMath.h: element arithmetic shared with host checks)
 #include "runtime-cuda/CudaBackend.h"
@@ -399,7 +399,7 @@ class CudaBackend final : public Backend, public NativeKernels {
 
 std::unique_ptr<Backend> makeCudaBackend() {
   std::string why;
-  if (!cuda_device_available(&why)) throw BackendError("CUDA backend unavailable: " + why);
+  if (!cudaBackendAvailable(&why)) throw BackendError("CUDA backend unavailable: " + why);
   return std::make_unique<CudaBackend>();
 }
 

@@ -13,6 +13,6 @@ std::unique_ptr<Backend> makeCudaBackend();
 
 // Whether makeCudaBackend() can work here: a driver, a device, and kernels built for it.
 // Never throws; when false, *why_not (if given) says why.
-bool cuda_device_available(std::string* why_not = nullptr);
+bool cudaBackendAvailable(std::string* why_not = nullptr);
 
 }  // namespace star

@@ -1,4 +1,4 @@
-// cuda_device_available: asks the runtime, without aborting, whether this process can use a GPU.
+// cudaBackendAvailable: asks the runtime, without aborting, whether this process can use a GPU.
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -24,7 +24,7 @@ bool fail(std::string* why_not, std::string why) {
 
 }  // namespace
 
-bool cuda_device_available(std::string* why_not) {
+bool cudaBackendAvailable(std::string* why_not) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess)

@@ -23,7 +23,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 \
   -DSTAR_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest -j"$jobs" --output-on-failure -LE fuzz) | tee "$logs/ctest-asan.txt"
+  ctest -j"$jobs" --output-on-failure -LE "fuzz|perf") | tee "$logs/ctest-asan.txt"
 
 echo "=== 3/3 fuzzing the front end for ${fuzz_seconds}s"
 mkdir -p build-asan/fuzz-corpus

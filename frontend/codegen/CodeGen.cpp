@@ -1,6 +1,8 @@
 #include "frontend/codegen/CodeGen.h"
 
+#include <bit>
 #include <cassert>
+#include <cstring>
 #include <limits>
 
 #include "core/NativeTable.h"
@@ -42,6 +44,12 @@ bool isPlainMove(std::uint32_t opcode) {
 // ======================================================================= module level
 
 std::uint32_t CodeGen::compile(const std::vector<Program*>& units, Program& main) {
+  beginProgram(units, main);
+  if (main.body) stmt(main.body.get());
+  return endProgram(main);
+}
+
+void CodeGen::beginProgram(const std::vector<Program*>& units, Program& main) {
   std::vector<Program*> all(units);
   all.push_back(&main);
   for (Program* p : all) declareGlobals(*p);
@@ -54,17 +62,21 @@ std::uint32_t CodeGen::compile(const std::vector<Program*>& units, Program& main
   for (Program* p : all)
     for (auto& r : p->routines) compileRoutine(*r);
 
-  std::uint32_t entry = static_cast<std::uint32_t>(m_.functions.size());
+  entry_ = static_cast<std::uint32_t>(m_.functions.size());
   m_.functions.emplace_back();
   fs_ = FnState{};
   fs_.fn = &m_.functions.back();
   fs_.fn->name = main.body ? "<main>" : "<init>";
   for (Program* p : all) initDecls(p->decls);
-  if (main.body) stmt(main.body.get());
+}
+
+void CodeGen::mainStatement(Stmt* s) { stmt(s); }
+
+std::uint32_t CodeGen::endProgram(Program& main) {
   emit(Op::HALT, {}, main.body ? main.body->loc : main.loc);
   finishFunction();
-  m_.entry = entry;
-  return entry;
+  m_.entry = entry_;
+  return entry_;
 }
 
 void CodeGen::declareGlobals(Program& p) {
@@ -163,15 +175,28 @@ void CodeGen::patchJump(std::uint32_t instr, std::uint32_t target) {
   fs_.fn->code[instr + instrSize(op) - 1] = target;
 }
 
+namespace {
+// A constant's identity, bit for bit (so -0.0 and 0.0 stay two constants).
+std::string constantKey(const Constant& c) {
+  std::string key(1 + 8 + 8, '\0');
+  key[0] = static_cast<char>(c.tag);
+  std::uint64_t real = std::bit_cast<std::uint64_t>(c.realValue);
+  std::memcpy(key.data() + 1, &c.intValue, 8);
+  std::memcpy(key.data() + 9, &real, 8);
+  return key + c.text;
+}
+}  // namespace
+
 std::uint32_t CodeGen::constant(Constant c) {
-  for (std::size_t i = 0; i < m_.constants.size(); ++i) {
-    const Constant& k = m_.constants[i];
-    if (k.tag == c.tag && k.intValue == c.intValue && k.text == c.text &&
-        (k.realValue == c.realValue || (k.realValue != k.realValue && c.realValue != c.realValue)))
-      return static_cast<std::uint32_t>(i);
+  for (; constantsIndexed_ < m_.constants.size(); ++constantsIndexed_)
+    constantIndex_.emplace(constantKey(m_.constants[constantsIndexed_]),
+                           static_cast<std::uint32_t>(constantsIndexed_));
+  auto [it, added] = constantIndex_.emplace(constantKey(c), static_cast<std::uint32_t>(m_.constants.size()));
+  if (added) {
+    m_.constants.push_back(std::move(c));
+    constantsIndexed_ = m_.constants.size();
   }
-  m_.constants.push_back(std::move(c));
-  return static_cast<std::uint32_t>(m_.constants.size() - 1);
+  return it->second;
 }
 
 std::uint32_t CodeGen::newReg(SlotKind kind) {
@@ -180,26 +205,45 @@ std::uint32_t CodeGen::newReg(SlotKind kind) {
   return r;
 }
 
+namespace {
+constexpr std::uint8_t kNotTemp = 0, kTempFree = 1, kTempInUse = 2;
+}  // namespace
+
 std::uint32_t CodeGen::temp(SlotKind kind) {
-  for (auto& t : fs_.temps)
-    if (!t.inUse && t.kind == kind) {
-      t.inUse = true;
-      return t.reg;
+  auto& freeList = fs_.freeTemps[static_cast<std::size_t>(kind)];
+  std::uint32_t r;
+  if (!freeList.empty()) {
+    r = freeList.back();
+    freeList.pop_back();
+  } else {
+    r = newReg(kind);
+    if (fs_.tempState.size() <= r) {
+      fs_.tempState.resize(r + 1, kNotTemp);
+      fs_.tempKind.resize(r + 1, SlotKind::Scalar);
     }
-  fs_.temps.push_back({newReg(kind), kind, true});
-  return fs_.temps.back().reg;
+    fs_.tempKind[r] = kind;
+    fs_.allTemps.push_back(r);
+  }
+  fs_.tempState[r] = kTempInUse;
+  ++fs_.tempsInUse;
+  return r;
 }
 
-std::size_t CodeGen::tempMark() const {
-  std::size_t n = 0;
-  for (auto& t : fs_.temps) n += t.inUse;
-  return n;
+void CodeGen::releaseTemp(std::uint32_t reg) {
+  if (reg >= fs_.tempState.size() || fs_.tempState[reg] != kTempInUse) return;
+  fs_.tempState[reg] = kTempFree;
+  --fs_.tempsInUse;
+  fs_.freeTemps[static_cast<std::size_t>(fs_.tempKind[reg])].push_back(reg);
 }
 
-// Temporaries are released in bulk at the end of a statement (their values are dead then).
+std::size_t CodeGen::tempMark() const { return fs_.tempsInUse; }
+
+// Temporaries still in use are released in bulk at the end of an outermost statement (their
+// values are dead then); most are released as soon as their value is consumed (releaseTemp).
 void CodeGen::releaseTemps(std::size_t mark) {
-  if (mark == 0)
-    for (auto& t : fs_.temps) t.inUse = false;
+  if (mark != 0 || fs_.tempsInUse == 0) return;
+  for (std::uint32_t r : fs_.allTemps)
+    if (fs_.tempState[r] == kTempInUse) releaseTemp(r);
 }
 
 std::uint32_t CodeGen::argReg(std::uint32_t index) { return kArgBit | index; }
@@ -396,6 +440,7 @@ std::uint32_t CodeGen::toReal(Expr* e) {
   if (e->type != Type::Integer) return r;
   std::uint32_t out = temp(SlotKind::Scalar);
   emit(Op::ITOF, {out, r}, e->loc);
+  releaseTemp(r);
   return out;
 }
 
@@ -463,6 +508,8 @@ std::uint32_t CodeGen::expr(Expr* e, std::int64_t dst) {
         std::uint32_t index = expr(c.args[0].get());
         std::uint32_t out = resultReg(Type::Integer, dst);
         emit(Op::BGET, {out, vec, index}, e->loc);
+        releaseTemp(vec);
+        releaseTemp(index);
         return out;
       }
       return builtin(c, dst);
@@ -498,6 +545,7 @@ std::uint32_t CodeGen::unary(UnaryExpr& e, std::int64_t dst) {
   if (e.op == UnaryOp::Not) op = isBits(e.type) ? Op::BNOT : Op::NOT;
   else op = e.type == Type::Real ? Op::FNEG : Op::INEG;
   emit(op, {out, a}, e.loc);
+  releaseTemp(a);
   return out;
 }
 
@@ -539,6 +587,8 @@ std::uint32_t CodeGen::binary(BinaryExpr& e, std::int64_t dst) {
   }
   emit(op, {out, a, b}, e.loc);
   if (lt == Type::Table && e.op == BinaryOp::Ne) emit(Op::NOT, {out, out}, e.loc);
+  releaseTemp(a);
+  releaseTemp(b);
   return out;
 }
 
@@ -572,7 +622,10 @@ std::uint32_t CodeGen::callRoutine(Routine& r, std::vector<ExprPtr>* args, Sourc
     }
   }
   for (std::uint32_t i = 0; i < n; ++i)
-    if (values[i] != ~0u) emit(Op::MOVE, {argReg(base + i), values[i]}, loc);
+    if (values[i] != ~0u) {
+      emit(Op::MOVE, {argReg(base + i), values[i]}, loc);
+      releaseTemp(values[i]);
+    }
   std::uint32_t out = r.isFunc ? resultReg(r.result->type, dst) : argReg(base);
   emit(Op::CALL, {r.index, argReg(base), out}, loc);
   fs_.argTop = base;
@@ -592,14 +645,14 @@ std::uint32_t CodeGen::builtin(CallExpr& e, std::int64_t dst) {
     else if (p.kind == ParamKind::Real) operands.push_back(toReal(a));
     else operands.push_back(expr(a));
   }
+  std::uint32_t r = 0;
   if (!info.isProcedure()) {
-    std::uint32_t r = resultReg(e.type, dst);
+    r = resultReg(e.type, dst);
     operands.insert(operands.begin(), r);
-    emitOperands(info.opcode, operands, e.loc);
-    return r;
   }
   emitOperands(info.opcode, operands, e.loc);
-  return 0;
+  for (std::size_t i = info.isProcedure() ? 0 : 1; i < operands.size(); ++i) releaseTemp(operands[i]);
+  return r;
 }
 
 // The builtins that are not one instruction with their arguments as operands.

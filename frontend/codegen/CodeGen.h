@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "frontend/ast/Ast.h"
@@ -22,13 +24,12 @@ class CodeGen {
   // Compiles library units and a program (or REPL input) into the module. Returns the index of
   // the new entry function: it initialises the new globals and runs the program's body.
   std::uint32_t compile(const std::vector<Program*>& units, Program& main);
+  // The same in three steps, for a driver that compiles the main body one statement at a time.
+  void beginProgram(const std::vector<Program*>& units, Program& main);
+  void mainStatement(Stmt* s);
+  std::uint32_t endProgram(Program& main);
 
  private:
-  struct Temp {
-    std::uint32_t reg;
-    SlotKind kind;
-    bool inUse;
-  };
   struct Loop {
     std::vector<std::uint32_t> breaks, continues;
   };
@@ -36,7 +37,12 @@ class CodeGen {
     Function* fn = nullptr;
     Routine* routine = nullptr;   // null for an entry function
     std::uint32_t nextReg = 0;    // first register not yet given to a variable or temporary
-    std::vector<Temp> temps;
+    // Temporaries: a free list per kind (Scalar, Bits, Table) and each register's state.
+    std::vector<std::uint32_t> freeTemps[3];
+    std::vector<std::uint8_t> tempState;  // per register: kNotTemp, kTempFree, kTempInUse
+    std::vector<SlotKind> tempKind;       // per register, for temporaries
+    std::vector<std::uint32_t> allTemps;
+    std::size_t tempsInUse = 0;
     std::uint32_t argTop = 0;     // argument area, relative to its (patched) base
     std::uint32_t argMax = 0;
     std::vector<std::uint32_t> argPatches;  // code offsets of operands in the argument area
@@ -59,6 +65,7 @@ class CodeGen {
   std::uint32_t newReg(SlotKind kind);
   std::uint32_t temp(SlotKind kind);
   void releaseTemps(std::size_t mark);
+  void releaseTemp(std::uint32_t reg);  // when reg is a temporary in use: its value is consumed
   std::size_t tempMark() const;
   std::uint32_t argReg(std::uint32_t index);  // operand naming the argument area slot
   std::uint32_t operand(const Symbol& s) const;
@@ -86,7 +93,12 @@ class CodeGen {
 
   Module& m_;
   FnState fs_;
+  // Constants already in the module, for O(1) deduplication (filled lazily: the REPL compiles
+  // into a module other CodeGens have filled before).
+  std::unordered_map<std::string, std::uint32_t> constantIndex_;
+  std::size_t constantsIndexed_ = 0;
   std::uint32_t lastInstr_ = 0;  // code offset of the last emitted instruction
+  std::uint32_t entry_ = 0;      // the entry function being compiled
 };
 
 SlotKind slotKindOf(Type t);

@@ -56,7 +56,7 @@ void Diagnostics::report(Severity severity, SourceLoc loc, const std::string& me
   if (severity == Severity::Error) {
     if (errors_ == 0) firstError_ = loc;
     if (++errors_ > kMaxErrors) {
-      if (errors_ == kMaxErrors + 1) out_ << "too many errors; stopping\n";
+      if (errors_ == kMaxErrors + 1) *out_ << "too many errors; stopping\n";
       return;
     }
   } else if (severity == Severity::Warning) {
@@ -65,7 +65,7 @@ void Diagnostics::report(Severity severity, SourceLoc loc, const std::string& me
   const char* kind = severity == Severity::Error     ? "error"
                      : severity == Severity::Warning ? "warning"
                                                      : "note";
-  out_ << format(sources_, loc, kind, message);
+  *out_ << format(sources_, loc, kind, message);
 }
 
 }  // namespace star

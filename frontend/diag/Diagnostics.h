@@ -33,7 +33,10 @@ enum class Severity { Error, Warning, Note };
 
 class Diagnostics {
  public:
-  Diagnostics(const SourceManager& sources, std::ostream& out) : sources_(sources), out_(out) {}
+  Diagnostics(const SourceManager& sources, std::ostream& out) : sources_(sources), out_(&out) {}
+  // Where messages go from now on (a driver may hold them back until it knows they stand).
+  void setOutput(std::ostream& out) { out_ = &out; }
+  std::ostream& output() const { return *out_; }
 
   void error(SourceLoc loc, const std::string& message) { report(Severity::Error, loc, message); }
   void warning(SourceLoc loc, const std::string& message) {
@@ -61,7 +64,7 @@ class Diagnostics {
 
  private:
   const SourceManager& sources_;
-  std::ostream& out_;
+  std::ostream* out_;
   int errors_ = 0;
   int warnings_ = 0;
   SourceLoc firstError_;

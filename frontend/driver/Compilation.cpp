@@ -49,6 +49,76 @@ bool Compilation::parse(const std::string& path) {
   return loader_.load(*program_, units_);
 }
 
+// The main body is read, checked and compiled one statement at a time, so a long program costs
+// the memory of its bytecode, not of its syntax tree. Messages are held back until the whole file
+// has parsed: on a syntax error the file is parsed again the usual way (parse(), check(),
+// generate()), which reports exactly what it always reports.
+bool Compilation::compileStreaming(const std::string& path, bool generateCode) {
+  std::int64_t loaded = loadSourceFile(path, sources_, diags_, {});
+  if (loaded < 0) return false;
+  auto file = static_cast<std::uint32_t>(loaded);
+  if (!validSourceText(sources_, file, diags_)) return false;
+
+  std::ostringstream held;
+  std::ostream& out = diags_.output();
+  diags_.setOutput(held);
+  bool ok = false;
+  try {
+    ok = streamProgram(file, generateCode);
+  } catch (const ProgramReader::NeedsWholeParse&) {
+    diags_.setOutput(out);
+    diags_.resetCounts();
+    module_ = Module{};
+    program_ = parseSource(sources_, file, ParseMode::Program, diags_);
+    if (!program_ || !loader_.load(*program_, units_)) return false;
+    return check() && (!generateCode || generate());
+  } catch (const ProgramReader::TooDeepAt& deep) {
+    diags_.setOutput(out);
+    diags_.resetCounts();
+    diags_.error({file, deep.line, deep.col}, "program nested too deeply (more than " +
+                                                  std::to_string(kMaxParseDepth) +
+                                                  " levels of syntax)");
+    return false;
+  }
+  diags_.setOutput(out);
+  out << held.str();
+  return ok;
+}
+
+bool Compilation::streamProgram(std::uint32_t file, bool generateCode) {
+  ProgramReader reader(sources_, file);
+  program_ = reader.declarations(ParseMode::Program);
+  // Literals out of range are reported after the whole parse: let the usual path report them.
+  if (reader.hasErrors()) throw ProgramReader::NeedsWholeParse{};
+  if (!loader_.load(*program_, units_)) return false;
+
+  Checker::Options opts;
+  opts.warnUnused = options_.warnUnused;
+  Checker checker(diags_, opts);
+  for (auto& u : units_) checker.checkUnit(*u);
+  checker.beginProgram(*program_);
+
+  module_ = Module{};
+  CodeGen gen(module_);
+  bool generating = generateCode && !diags_.hasErrors();
+  std::vector<Program*> units;
+  for (auto& u : units_) units.push_back(u.get());
+  if (generating) gen.beginProgram(units, *program_);
+  while (StmtPtr s = reader.nextStatement()) {
+    if (reader.hasErrors()) throw ProgramReader::NeedsWholeParse{};
+    checker.checkMainStatement(s.get());
+    generating = generating && !diags_.hasErrors();
+    if (generating) gen.mainStatement(s.get());
+  }
+  checker.endProgram(*program_);
+  if (diags_.hasErrors()) return false;
+  if (generating) {
+    gen.endProgram(*program_);
+    for (std::size_t f = 0; f < sources_.size(); ++f) module_.files.push_back(sources_.path(f));
+  }
+  return true;
+}
+
 bool Compilation::check() {
   Checker::Options opts;
   opts.warnUnused = options_.warnUnused;

@@ -27,7 +27,10 @@ class Compilation {
   bool parse(const std::string& path);        // the program and every unit it uses
   bool check();
   bool generate();
-  bool compileFile(const std::string& path) { return parse(path) && check() && generate(); }
+  // The whole pipeline, reading the main body one statement at a time (program() then holds the
+  // declarations but not the main body's statements). checkFile stops before generating code.
+  bool compileFile(const std::string& path) { return compileStreaming(path, true); }
+  bool checkFile(const std::string& path) { return compileStreaming(path, false); }
 
   const Program* program() const { return program_.get(); }
   const Module& module() const { return module_; }
@@ -36,6 +39,9 @@ class Compilation {
   int errorCount() const { return diags_.errorCount(); }
 
  private:
+  bool compileStreaming(const std::string& path, bool generateCode);
+  bool streamProgram(std::uint32_t file, bool generateCode);
+
   SourceManager sources_;
   Diagnostics diags_;
   CompileOptions options_;

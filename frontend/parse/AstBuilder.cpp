@@ -13,17 +13,27 @@ SourceLoc AstBuilder::loc(antlr4::Token* t) const {
           static_cast<std::uint32_t>(t->getCharPositionInLine() + 1)};
 }
 
-// The part a program and a unit share: `NAME; uses ...; declarations`.
+// `NAME; uses ...;`: the start of a program or a unit.
 template <typename Context>
-std::unique_ptr<Program> AstBuilder::header(Context* ctx) {
+std::unique_ptr<Program> AstBuilder::headOnly(Context* ctx) {
   auto p = std::make_unique<Program>();
   p->name = ident(ctx->ident());
   p->loc = loc(ctx->ident());
   if (auto* u = ctx->usesClause())
     for (auto* id : u->ident()) p->uses.emplace_back(ident(id), loc(id));
+  return p;
+}
+
+// The part a program and a unit share: `NAME; uses ...; declarations`.
+template <typename Context>
+std::unique_ptr<Program> AstBuilder::header(Context* ctx) {
+  auto p = headOnly(ctx);
   for (auto* d : ctx->declaration()) declaration(d, *p);
   return p;
 }
+
+std::unique_ptr<Program> AstBuilder::programHead(P::ProgramHeadContext* ctx) { return headOnly(ctx); }
+std::unique_ptr<Program> AstBuilder::unitHead(P::UnitHeadContext* ctx) { return headOnly(ctx); }
 
 std::unique_ptr<Program> AstBuilder::program(P::ProgramContext* ctx) {
   auto p = header(ctx);
@@ -109,6 +119,12 @@ std::unique_ptr<TypeSpec> AstBuilder::typeSpec(P::TypeSpecContext* ctx) {
 }
 
 std::unique_ptr<Routine> AstBuilder::routine(P::ProcDeclContext* proc, P::FuncDeclContext* func) {
+  auto r = proc ? routineHead(proc->procHead(), nullptr) : routineHead(nullptr, func->funcHead());
+  r->body = block(proc ? proc->compoundStmt() : func->compoundStmt());
+  return r;
+}
+
+std::unique_ptr<Routine> AstBuilder::routineHead(P::ProcHeadContext* proc, P::FuncHeadContext* func) {
   auto r = std::make_unique<Routine>();
   r->moduleFile = file_;
   P::IdentContext* name = proc ? proc->ident() : func->ident();
@@ -135,7 +151,6 @@ std::unique_ptr<Routine> AstBuilder::routine(P::ProcDeclContext* proc, P::FuncDe
     if (auto* c = d->constSection()) constSection(c, r->decls);
     else varSection(d->varSection(), r->decls);
   }
-  r->body = block(proc ? proc->compoundStmt() : func->compoundStmt());
   if (proc && proc->nativeClause()) {
     std::string raw = proc->nativeClause()->STRING_LIT()->getText();
     r->nativeName = raw.substr(1, raw.size() - 2);
@@ -263,7 +278,7 @@ ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
     char* end = nullptr;
     long long v = std::strtoll(digits.c_str(), &end, 10);
     if (errno == ERANGE) {
-      diags_.error(l, "integer literal " + (digits.size() > 40 ? digits.substr(0, 40) + "..." : digits) +
+      errors_.emplace_back(l, "integer literal " + (digits.size() > 40 ? digits.substr(0, 40) + "..." : digits) +
                           " does not fit in 64 bits");
       v = 0;
     }

@@ -116,15 +116,23 @@ class ErrorListener : public antlr4::BaseErrorListener {
   size_t lastLine_ = 0, lastCol_ = static_cast<size_t>(-1);
 };
 
+// Where the nesting went too deep (the token itself may be freed before it is reported).
 struct TooDeep {
-  antlr4::Token* token;
+  std::uint32_t line = 1, col = 1;
 };
 
 // Counts rule nesting while parsing; deeper than kMaxParseDepth aborts the parse.
 class DepthGuard : public antlr4::tree::ParseTreeListener {
  public:
   void enterEveryRule(antlr4::ParserRuleContext* ctx) override {
-    if (++depth_ > kMaxParseDepth) throw TooDeep{ctx->getStart()};
+    if (++depth_ > kMaxParseDepth) {
+      TooDeep deep;
+      if (antlr4::Token* t = ctx->getStart()) {
+        deep.line = static_cast<std::uint32_t>(t->getLine());
+        deep.col = static_cast<std::uint32_t>(t->getCharPositionInLine() + 1);
+      }
+      throw deep;
+    }
   }
   void exitEveryRule(antlr4::ParserRuleContext*) override { --depth_; }
   void visitTerminal(antlr4::tree::TerminalNode*) override {}
@@ -157,25 +165,36 @@ std::size_t firstInvalidUtf8(const std::string& s) {
 
 }  // namespace
 
-std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
-                                     ParseMode mode, Diagnostics& diags) {
-  int errorsBefore = diags.errorCount();
-  const std::string& text = sources.text(file);
-  if (std::size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
-    std::uint32_t line = 1, col = 1;
-    for (std::size_t i = 0; i < bad; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-        ++col;
-      }
+namespace {
+
+// Reports the first invalid UTF-8 sequence of `text` (the ANTLR runtime would throw on it).
+bool validUtf8(const std::string& text, std::uint32_t file, Diagnostics& diags) {
+  std::size_t bad = firstInvalidUtf8(text);
+  if (bad == std::string::npos) return true;
+  std::uint32_t line = 1, col = 1;
+  for (std::size_t i = 0; i < bad; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++col;
     }
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(text[bad]));
-    diags.error({file, line, col}, std::string("this is not a text file: invalid UTF-8 byte 0x") + buf);
-    return nullptr;
   }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(text[bad]));
+  diags.error({file, line, col}, std::string("this is not a text file: invalid UTF-8 byte 0x") + buf);
+  return false;
+}
+
+void reportTooDeep(const TooDeep& deep, std::uint32_t file, Diagnostics& diags) {
+  diags.error({file, deep.line, deep.col}, "program nested too deeply (more than " +
+                                              std::to_string(kMaxParseDepth) + " levels of syntax)");
+}
+
+// The whole file in one parse: SLL, then (after an error) LL with error recovery.
+std::unique_ptr<Program> parseWhole(const std::string& text, std::uint32_t file, ParseMode mode,
+                                    Diagnostics& diags) {
+  int errorsBefore = diags.errorCount();
   antlr4::ANTLRInputStream input(text);
   StarLexer lexer(&input);
   lexer.removeErrorListeners();  // BAD_CHAR tokens reach the parser and are reported there
@@ -184,7 +203,7 @@ std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t
   ErrorListener listener(file, diags);
   DepthGuard guard;
   parser.addParseListener(&guard);
-  AstBuilder builder(file, diags);
+  AstBuilder builder(file);
 
   auto parseTree = [&]() -> antlr4::ParserRuleContext* {
     switch (mode) {
@@ -219,23 +238,166 @@ std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t
       tree = parseTree();
     }
     if (diags.errorCount() > errorsBefore || !tree) return nullptr;
+    std::unique_ptr<Program> p;
     switch (mode) {
-      case ParseMode::Program: return builder.program(static_cast<StarParser::ProgramContext*>(tree));
-      case ParseMode::Unit: return builder.unit(static_cast<StarParser::UnitFileContext*>(tree));
+      case ParseMode::Program: p = builder.program(static_cast<StarParser::ProgramContext*>(tree)); break;
+      case ParseMode::Unit: p = builder.unit(static_cast<StarParser::UnitFileContext*>(tree)); break;
       case ParseMode::ReplInput:
-        return builder.replInput(static_cast<StarParser::ReplInputContext*>(tree));
+        p = builder.replInput(static_cast<StarParser::ReplInputContext*>(tree));
+        break;
       case ParseMode::ReplExpr:
-        return builder.replExpr(static_cast<StarParser::ReplExprContext*>(tree));
+        p = builder.replExpr(static_cast<StarParser::ReplExprContext*>(tree));
+        break;
     }
+    builder.reportErrors(diags);
+    return builder.hasErrors() ? nullptr : std::move(p);
   } catch (const TooDeep& deep) {
-    SourceLoc loc{file, 1, 1};
-    if (deep.token)
-      loc = {file, static_cast<std::uint32_t>(deep.token->getLine()),
-             static_cast<std::uint32_t>(deep.token->getCharPositionInLine() + 1)};
-    diags.error(loc, "program nested too deeply (more than " + std::to_string(kMaxParseDepth) +
-                         " levels of syntax)");
+    reportTooDeep(deep, file, diags);
   }
   return nullptr;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- reading piece by piece
+
+// The tokens and parse tree of one piece (a head, a declaration, a statement) are freed once its
+// AST is built, so memory grows with the AST, not with ANTLR's tree of the whole file. Pieces are
+// predicted with SLL only; a piece that fails throws NeedsWholeParse.
+struct ProgramReader::Impl {
+  Impl(const std::string& text, std::uint32_t file)
+      : input(text), lexer(&input), tokens(&lexer), parser(&tokens), builder(file) {
+    lexer.removeErrorListeners();
+    parser.removeErrorListeners();
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::SLL);
+    parser.addParseListener(&guard);
+  }
+
+  template <typename Build>
+  auto piece(Build build) -> decltype(build()) {
+    // The mark keeps the piece's tokens alive while its parse tree (which points at them) is
+    // turned into the AST; the stream frees them once it is released.
+    ssize_t mark = tokens.mark();
+    try {
+      auto result = build();
+      parser.getTreeTracker().reset();  // the piece's parse tree is not needed any more
+      tokens.release(mark);
+      return result;
+    } catch (const antlr4::ParseCancellationException&) {
+      throw NeedsWholeParse{};
+    } catch (const TooDeep& deep) {
+      throw TooDeepAt{deep.line, deep.col};
+    }
+  }
+
+  std::size_t next() { return tokens.LA(1); }
+
+  // `begin statements end`, all of it (routine bodies).
+  std::unique_ptr<BlockStmt> block() {
+    auto b = open();
+    while (StmtPtr s = statement()) b->body.push_back(std::move(s));
+    piece([&] { return parser.blockClose(); });
+    return b;
+  }
+  std::unique_ptr<BlockStmt> open() {
+    return std::make_unique<BlockStmt>(
+        piece([&] { return builder.loc(parser.blockOpen()->getStart()); }));
+  }
+  // The next statement of an open block, or null at its `end` (not consumed).
+  StmtPtr statement() {
+    for (;;) {
+      if (next() == StarParser::END) return nullptr;
+      StmtPtr s;
+      if (next() != StarParser::SEMI) s = piece([&] { return builder.statement(parser.statement()); });
+      if (next() == StarParser::SEMI) piece([&] { return parser.stmtSep(); });
+      else if (next() != StarParser::END) throw NeedsWholeParse{};
+      if (s) return s;
+    }
+  }
+
+  antlr4::ANTLRInputStream input;
+  StarLexer lexer;
+  antlr4::UnbufferedTokenStream tokens;
+  StarParser parser;
+  DepthGuard guard;
+  AstBuilder builder;
+  bool bodyOpen = false;
+};
+
+ProgramReader::ProgramReader(const SourceManager& sources, std::uint32_t file)
+    : impl_(std::make_unique<Impl>(sources.text(file), file)) {}
+ProgramReader::~ProgramReader() = default;
+
+std::unique_ptr<Program> ProgramReader::declarations(ParseMode mode) {
+  Impl& r = *impl_;
+  std::unique_ptr<Program> p =
+      mode == ParseMode::Program ? r.piece([&] { return r.builder.programHead(r.parser.programHead()); })
+                                 : r.piece([&] { return r.builder.unitHead(r.parser.unitHead()); });
+  for (;;) {
+    std::size_t t = r.next();
+    if (t == StarParser::CONST || t == StarParser::VAR) {
+      r.piece([&] {
+        r.builder.declaration(r.parser.declaration(), *p);
+        return 0;
+      });
+    } else if (t == StarParser::PROC || t == StarParser::FUNC) {
+      auto routine = r.piece([&] {
+        return t == StarParser::PROC ? r.builder.routineHead(r.parser.procHead(), nullptr)
+                                     : r.builder.routineHead(nullptr, r.parser.funcHead());
+      });
+      routine->body = r.block();
+      r.piece([&] { return r.parser.stmtSep(); });
+      p->routines.push_back(std::move(routine));
+    } else {
+      break;
+    }
+  }
+  if (mode == ParseMode::Program) {
+    p->body = r.open();  // its statements come from nextStatement()
+    r.bodyOpen = true;
+  } else {
+    r.piece([&] { return r.parser.fileClose(); });
+  }
+  return p;
+}
+
+StmtPtr ProgramReader::nextStatement() {
+  Impl& r = *impl_;
+  if (!r.bodyOpen) return nullptr;
+  if (StmtPtr s = r.statement()) return s;
+  r.piece([&] { return r.parser.fileClose(); });
+  r.bodyOpen = false;
+  return nullptr;
+}
+
+void ProgramReader::reportErrors(Diagnostics& diags) const { impl_->builder.reportErrors(diags); }
+bool ProgramReader::hasErrors() const { return impl_->builder.hasErrors(); }
+
+std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
+                                     ParseMode mode, Diagnostics& diags) {
+  const std::string& text = sources.text(file);
+  if (!validUtf8(text, file, diags)) return nullptr;
+  if (mode == ParseMode::Program || mode == ParseMode::Unit) {
+    try {
+      ProgramReader reader(sources, file);
+      auto p = reader.declarations(mode);
+      while (StmtPtr s = reader.nextStatement()) p->body->body.push_back(std::move(s));
+      reader.reportErrors(diags);
+      return reader.hasErrors() ? nullptr : std::move(p);
+    } catch (const ProgramReader::NeedsWholeParse&) {
+      // A syntax error (or input SLL cannot decide): the whole file the usual way.
+    } catch (const ProgramReader::TooDeepAt& deep) {
+      reportTooDeep(TooDeep{deep.line, deep.col}, file, diags);
+      return nullptr;
+    }
+  }
+  return parseWhole(text, file, mode, diags);
+}
+
+bool validSourceText(const SourceManager& sources, std::uint32_t file, Diagnostics& diags) {
+  return validUtf8(sources.text(file), file, diags);
 }
 
 }  // namespace star

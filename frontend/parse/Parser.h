@@ -18,6 +18,40 @@ enum class ParseMode { Program, Unit, ReplInput, ReplExpr };
 std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
                                      ParseMode mode, Diagnostics& diags);
 
+// A program (or unit) read one piece at a time: its head and declarations, then (a program) the
+// statements of its main body one by one, so that a driver can compile a long program statement
+// by statement. Any syntax problem throws NeedsWholeParse: parse the whole file with
+// parseSource, which reports every error.
+class ProgramReader {
+ public:
+  struct NeedsWholeParse {};
+  struct TooDeepAt {  // nesting beyond kMaxParseDepth, at line:col
+    std::uint32_t line, col;
+  };
+
+  // The text must be valid UTF-8 (validSourceText).
+  ProgramReader(const SourceManager& sources, std::uint32_t file);
+  ~ProgramReader();
+  ProgramReader(const ProgramReader&) = delete;
+  ProgramReader& operator=(const ProgramReader&) = delete;
+
+  // Mode Program or Unit. A program's body comes back empty (but located): its statements come
+  // from nextStatement().
+  std::unique_ptr<Program> declarations(ParseMode mode);
+  // The next statement of the main body; null at its end (after `end.` and the end of the file).
+  StmtPtr nextStatement();
+  // Errors found while building the AST (integer literals out of range).
+  void reportErrors(Diagnostics& diags) const;
+  bool hasErrors() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Reports the first invalid UTF-8 byte of the file as an error; false then.
+bool validSourceText(const SourceManager& sources, std::uint32_t file, Diagnostics& diags);
+
 // The REPL's test for multi-line input: true when `text` is not yet a complete REPL input but
 // could become one with more lines (the only syntax problem is reaching the end of the input,
 // an unterminated comment, or a trailing 'then', 'else' or 'do'). Reports nothing.
@@ -28,6 +62,6 @@ bool replInputIncomplete(const std::string& text);
 ParseMode fileParseMode(const std::string& text);
 
 // Rule nesting beyond this is reported as an error instead of exhausting the stack.
-inline constexpr int kMaxParseDepth = 60000;
+inline constexpr int kMaxParseDepth = 40000;
 
 }  // namespace star

@@ -307,10 +307,18 @@ bool Checker::checkUnit(Program& unit) {
 
 bool Checker::checkProgram(Program& program) {
   int before = diags_.errorCount();
-  checkDecls(program);
+  beginProgram(program);
   if (program.body) stmt(program.body.get());
-  if (options_.warnUnused) warnUnused(program.symbols);
+  endProgram(program);
   return diags_.errorCount() == before;
+}
+
+void Checker::beginProgram(Program& program) { checkDecls(program); }
+
+void Checker::checkMainStatement(Stmt* s) { stmt(s); }
+
+void Checker::endProgram(Program& program) {
+  if (options_.warnUnused) warnUnused(program.symbols);
 }
 
 std::vector<const Symbol*> Checker::globals() const {

@@ -27,6 +27,11 @@ class Checker {
   // Library units first, then the program. Returns false when errors were reported.
   bool checkUnit(Program& unit);
   bool checkProgram(Program& program);
+  // The same in three steps, for a driver that reads the main body one statement at a time:
+  // the declarations, each statement of the main body, then the end (unused-variable warnings).
+  void beginProgram(Program& program);
+  void checkMainStatement(Stmt* s);
+  void endProgram(Program& program);
 
   // Global names visible now (for REPL completion and :vars).
   std::vector<const Symbol*> globals() const;

@@ -410,7 +410,7 @@ unsigned tileGrid(const Launch& launch, std::uint64_t words) {
 }
 
 template <class Fn>
-void cub_call(DeviceContext& ctx, const char* what, Fn&& fn) {
+void cubCall(DeviceContext& ctx, const char* what, Fn&& fn) {
   std::size_t bytes = 0;
   check(fn(nullptr, bytes), what);
   SortScratch temp(ctx, std::max<std::size_t>(bytes, 1));
@@ -430,7 +430,7 @@ void sortLarge(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std
   countKernel<<<gridFor(launch, elements + 1), kBlockThreads, 0, stream>>>(x, heads, elements,
                                                                              prefix);
   checkLaunch("count_kernel");
-  cub_call(ctx, "cub::DeviceScan::ExclusiveSum", [&](void* temp, std::size_t& bytes) {
+  cubCall(ctx, "cub::DeviceScan::ExclusiveSum", [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveSum(temp, bytes, prefix, elements + 1, stream);
   });
 
@@ -455,11 +455,11 @@ void sortLarge(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std
     cub::DoubleBuffer<K> dk(keys[0], keys[1]);
     cub::DoubleBuffer<V> dv(values[0], values[1]);
     if (keys_only) {
-      cub_call(ctx, "cub::DeviceRadixSort::SortKeys", [&](void* temp, std::size_t& bytes) {
+      cubCall(ctx, "cub::DeviceRadixSort::SortKeys", [&](void* temp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortKeys(temp, bytes, dk, n, 0, end_bit, stream);
       });
     } else {
-      cub_call(ctx, "cub::DeviceRadixSort::SortPairs", [&](void* temp, std::size_t& bytes) {
+      cubCall(ctx, "cub::DeviceRadixSort::SortPairs", [&](void* temp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(temp, bytes, dk, dv, n, 0, end_bit, stream);
       });
     }
@@ -475,7 +475,7 @@ void sortLarge(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std
     std::uint32_t* offsets = offsetsBuffer.as<std::uint32_t>();
     std::uint32_t* selected = countBuffer.as<std::uint32_t>();
     const SegmentStart start{groupBuffer.as<std::uint32_t>(), prefix + elements};
-    cub_call(ctx, "cub::DeviceSelect::If", [&](void* temp, std::size_t& bytes) {
+    cubCall(ctx, "cub::DeviceSelect::If", [&](void* temp, std::size_t& bytes) {
       return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<std::uint32_t>(0),
                                    offsets, selected, static_cast<std::int64_t>(rows) + 1, start,
                                    stream);

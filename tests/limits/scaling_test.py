@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The front end's limits and scaling (issue: hostile sources must not hang or exhaust memory).
+
+Each case generates a program, runs `star` on it and checks the outcome, the wall time and the
+peak memory (the child's maximum resident set, from getrusage):
+
+  * 100,000 nested `if` statements are rejected with the nesting-depth error, quickly;
+  * a flat block of 100,000 statements is checked quickly (parsing was cubic in the nesting of
+    statements that end in a statement, and REPL-style ambiguity made SLL look to the end);
+  * an expression of 400,000 terms compiles quickly (temporaries were searched linearly);
+  * a program of 10^6 short statements (12 MB of source) compiles in under 600 MB.
+
+Usage: scaling_test.py STAR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+STAR = sys.argv[1]
+failures = []
+
+
+def run(args, source, name):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(source)
+        out, err = os.path.join(d, "out"), os.path.join(d, "err")
+        command = [STAR] + args + [path] + (["-o", path + "c"] if args == ["compile"] else [])
+        start = time.monotonic()
+        with open(out, "w") as o, open(err, "w") as e:
+            child = subprocess.Popen(command, stdout=o, stderr=e)
+            _, status, usage = os.wait4(child.pid, 0)  # this child's own peak memory
+        seconds = time.monotonic() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        child.stdout, child.stderr = open(out).read(), open(err).read()
+        return child, seconds, usage.ru_maxrss
+
+
+def expect(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+# 1. Deep nesting is an error, found fast.
+src = "program P; var x: integer; b: boolean; begin\n" + "if b then " * 100000 + "x := 1\nend.\n"
+p, t, _ = run(["check"], src, "deep.star")
+expect(p.returncode == 1 and "nested too deeply" in p.stderr,
+       f"100,000 nested ifs: nesting error (status {p.returncode})")
+expect(t < 2.0, f"100,000 nested ifs rejected in {t:.2f} s (< 2 s)")
+
+# 2. A flat block of 100,000 if statements.
+src = ("program P; var x: integer; b: boolean; begin\n" +
+       ";\n".join(["if b then x := 1"] * 100000) + "\nend.\n")
+p, t, _ = run(["check"], src, "flat.star")
+expect(p.returncode == 0, f"flat 100,000 statements check (status {p.returncode})")
+expect(t < 5.0, f"flat 100,000 statements checked in {t:.2f} s (< 5 s)")
+
+# 3. An expression of 400,000 terms.
+src = ("program P; var x: integer; begin x := 1;\nx := " + " + ".join(["x"] * 400000) +
+       ";\nwriteln(x) end.\n")
+p, t, _ = run(["run"], src, "long.star")
+expect(p.returncode == 0 and p.stdout == "400000\n",
+       f"400,000-term expression runs (status {p.returncode})")
+expect(t < 15.0, f"400,000-term expression compiled and run in {t:.2f} s (< 15 s)")
+
+# 4. 10^6 short statements, 12 MB of source.
+src = ("program P; var x: integer; begin\n" + ";\n".join(["x := x + 1"] * 1000000) +
+       ";\nwriteln(x) end.\n")
+p, t, peak = run(["compile"], src, "million.star")
+expect(p.returncode == 0, f"10^6 statements compile (status {p.returncode}) in {t:.1f} s")
+expect(peak is not None and peak < 600 * 1024,
+       f"10^6 statements compile in {(peak or 0) / 1024:.0f} MB (< 600 MB)")
+
+print(f"scaling: {8 - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
