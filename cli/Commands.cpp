@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -34,6 +35,20 @@ bool isModuleFile(const std::string& path) {
   return in.gcount() == 5 && std::string(magic, 5) == "STARC";
 }
 
+// A module's source file, for the lines of its messages and listings; "" when it is not a regular
+// file of at most 64 MB, or cannot be read.
+std::string readSourceForMessages(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "";
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > (std::uint64_t{64} << 20)) return "";
+  try {
+    return readWholeFile(path);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 // A module from a .starc file or by compiling a .star file; also keeps the sources for messages.
 struct LoadedProgram {
   Module module;
@@ -49,15 +64,9 @@ void loadProgram(const CommandLine& cl, LoadedProgram& out) {
       std::cerr << cl.file << ": error: " << e.what() << "\n";
       return;
     }
-    // Source lines for messages and listings, where the sources are still there.
-    for (auto& f : out.module.files) {
-      std::string text;
-      try {
-        text = readWholeFile(f);
-      } catch (const std::exception&) {
-      }
-      out.sources.add(f, text);
-    }
+    // Source lines for messages and listings, where the sources are still there: regular files
+    // only, of a sane size (a module may name /dev/zero or a FIFO).
+    for (auto& f : out.module.files) out.sources.add(f, readSourceForMessages(f));
     out.ok = true;
     return;
   }

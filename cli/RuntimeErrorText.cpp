@@ -1,11 +1,13 @@
 #include "cli/RuntimeErrorText.h"
 
+#include "core/Printable.h"
+
 namespace star {
 
 namespace {
 
 std::string where(const SourceManager& sources, SourceLoc loc) {
-  std::string s = loc.file < sources.size() ? sources.path(loc.file) : "<unknown>";
+  std::string s = loc.file < sources.size() ? printable(sources.path(loc.file)) : "<unknown>";
   if (loc.line) s += ':' + std::to_string(loc.line) + ':' + std::to_string(loc.col);
   return s;
 }

@@ -163,7 +163,7 @@ std::uint32_t CodeGen::emitOperands(Op op, std::span<const std::uint32_t> operan
   fs_.fn->locs.push_back(loc);
   for (std::size_t i = 0; i < operands.size(); ++i) {
     std::uint32_t o = operands[i];
-    if (opInfo(op).shape[i] == 'r' && (o & kArgBit) && !(o & kGlobalBit)) fs_.argPatches.push_back(here());
+    if (isRegisterShape(opInfo(op).shape[i]) && (o & kArgBit) && !(o & kGlobalBit)) fs_.argPatches.push_back(here());
     fs_.fn->code.push_back(o);
     fs_.fn->locs.push_back(loc);
   }

@@ -3,6 +3,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/Printable.h"
+
 namespace star {
 
 std::uint32_t SourceManager::add(std::string path, std::string text) {
@@ -29,7 +31,7 @@ std::string Diagnostics::format(const SourceManager& sources, SourceLoc loc,
                                 bool withCaret) {
   std::ostringstream os;
   const std::string path = loc.file < sources.size() ? sources.path(loc.file) : "<unknown>";
-  os << path;
+  os << printable(path);
   if (loc.line) os << ':' << loc.line << ':' << loc.col;
   os << ": " << kind << ": " << message << '\n';
   if (withCaret && loc.line) {

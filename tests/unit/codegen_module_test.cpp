@@ -15,6 +15,7 @@
 
 #include "tests/unit/support/StarTestUtil.h"
 #include "vm/bytecode/Disassembler.h"
+#include "core/NativeTable.h"
 #include "vm/bytecode/ModuleFile.h"
 
 namespace star {
@@ -638,6 +639,71 @@ TEST(VerifyModule, RejectsBadFunctionTables) {
   m.entry = 1;
   EXPECT_EQ(verifyError(m), "module has no entry function");
   EXPECT_EQ(verifyError(Module{}), "module has no entry function");
+}
+
+// The classes of crafted modules that used to take the VM outside its memory: each is rejected
+// by the verifier before anything runs.
+TEST(VerifyModule, RejectsWhatWouldCrashTheInterpreter) {
+  auto at = [](const std::string& what) { return "invalid bytecode in function '<main>' at 0: " + what; };
+  // A CALL whose argument base is a global slot (it used to skip the register-file bound).
+  Module m = oneFunction(2, {op(Op::CALL), 1, G(0), 0, op(Op::HALT)});
+  m.globals.push_back({"g", SlotKind::Scalar});
+  Function callee = fn("p", 1, {op(Op::RET)});
+  callee.params.resize(1);
+  m.functions.push_back(callee);
+  EXPECT_EQ(verifyError(m), at("call arguments must be frame registers"));
+  // An integer register used where a slice handle is expected.
+  EXPECT_EQ(verifyError(oneFunction(2, {op(Op::LOADI), 0, 3, op(Op::BNOT), 1, 0, op(Op::HALT)})),
+            "invalid bytecode in function '<main>' at 3: operand R1 holds a scalar, not a slice or word");
+  EXPECT_EQ(verifyError(oneFunction(1, {op(Op::WRITE), 0, 4, op(Op::HALT)})),
+            at("operand R0 holds a scalar, not a slice or word"));
+  // A handle register overwritten with an integer, then used.
+  Module owned = oneFunction(1, {op(Op::LOADI), 0, 5, op(Op::BNOT), 0, 0, op(Op::HALT)});
+  owned.functions[0].ownedRegs.push_back({0, SlotKind::Bits});
+  EXPECT_EQ(verifyError(owned), at("cannot store a scalar in R0, which holds a slice or word"));
+  // A global table's handle replaced by MOVE.
+  Module global = oneFunction(1, {op(Op::MOVE), G(0), 0, op(Op::HALT)});
+  global.globals.push_back({"t", SlotKind::Table});
+  EXPECT_EQ(verifyError(global), at("cannot store a scalar in G0, which holds a table"));
+  // The entry function with a slice parameter, or an absurd register count.
+  Module entry = oneFunction(1, {op(Op::HALT)});
+  entry.functions[0].params.push_back({SlotKind::Bits, false});
+  EXPECT_EQ(verifyError(entry), "the entry function takes no parameters and returns nothing");
+  EXPECT_EQ(verifyError(oneFunction(0xffffffffu, {op(Op::HALT)})), at("more than 262144 registers"));
+  // A function declared native with other parameters than the native's.
+  Module native = oneFunction(1, {op(Op::HALT)});
+  Function closure = fn("CLOSURE", 1, {op(Op::RET)});
+  closure.params.push_back({SlotKind::Scalar, false});
+  closure.native = "transitive_closure";
+  closure.nativeId = findNative("transitive_closure");
+  native.functions.push_back(closure);
+  EXPECT_EQ(verifyError(native), "function 'CLOSURE' does not have the parameters of native 'transitive_closure'");
+  // Control characters in names are not printed raw.
+  Module named = oneFunction(1, {op(Op::LOADI), 5, 0, op(Op::HALT)});
+  named.functions[0].name = "x\x1b[2Jy";
+  EXPECT_EQ(verifyError(named), "invalid bytecode in function 'x\\x1b[2Jy' at 0: register out of range");
+}
+
+// Call arguments are set and consumed in one basic block; a register MOVE gave a handle is not
+// trusted after a jump (its kind could differ along another path).
+TEST(VerifyModule, TracksMovedHandlesWithinABlock) {
+  Module m = oneFunction(3, {op(Op::MOVE), 1, 0, op(Op::CALL), 1, 1, 1, op(Op::HALT)});
+  m.functions[0].ownedRegs.push_back({0, SlotKind::Bits});
+  Function p = fn("p", 1, {op(Op::RET)});
+  p.params.push_back({SlotKind::Bits, true});
+  m.functions.push_back(p);
+  EXPECT_EQ(verifyError(m), "");
+  // The same with a jump target between the MOVE and the CALL.
+  Module split = oneFunction(3, {op(Op::MOVE), 1, 0, op(Op::JMP), 5, op(Op::CALL), 1, 1, 1, op(Op::HALT)});
+  split.functions[0].ownedRegs.push_back({0, SlotKind::Bits});
+  split.functions.push_back(p);
+  EXPECT_EQ(verifyError(split),
+            "invalid bytecode in function '<main>' at 5: operand R1 holds no known value, not a slice or word");
+  // A scalar passed where the callee takes a slice.
+  Module scalar = oneFunction(3, {op(Op::LOADI), 1, 4, op(Op::CALL), 1, 1, 1, op(Op::HALT)});
+  scalar.functions.push_back(p);
+  EXPECT_EQ(verifyError(scalar),
+            "invalid bytecode in function '<main>' at 3: operand R1 holds a scalar, not a slice or word");
 }
 
 TEST(VerifyModule, TheLoaderVerifies) {

@@ -46,7 +46,7 @@ class CudaDifferentialTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
+    if (!cudaBackendAvailable(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
     cpu_ = makeCpuBackend();
     gpu_ = makeCudaBackend();
   }

@@ -419,7 +419,7 @@ class CudaSortTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
+    if (!cudaBackendAvailable(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
     gpu_ = makeCudaBackend();
   }
 
@@ -693,7 +693,7 @@ class CudaSegmentedArrayTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
+    if (!cudaBackendAvailable(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
     ctx_ = std::make_unique<cuda::DeviceContext>();
   }
 

@@ -601,7 +601,7 @@ class NBodyGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!star::cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
+    if (!star::cudaBackendAvailable(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
     gpu = star::makeCudaBackend();
   }
 

@@ -4,6 +4,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/Printable.h"
+
 namespace star {
 namespace {
 
@@ -26,24 +28,25 @@ std::string constantText(const Constant& k) {
       os << k.realValue;
       return os.str();
     }
-    case ValueTag::String: return "'" + (k.text.size() > 30 ? k.text.substr(0, 30) + "..." : k.text) + "'";
-    case ValueTag::Bits: return "%" + (k.text.size() > 30 ? k.text.substr(0, 30) + "..." : k.text);
+    case ValueTag::String: return "'" + printable(k.text.size() > 30 ? k.text.substr(0, 30) + "..." : k.text) + "'";
+    case ValueTag::Bits: return "%" + printable(k.text.size() > 30 ? k.text.substr(0, 30) + "..." : k.text);
     default: return "?";
   }
 }
 
 std::string operandText(const Module& m, char shape, std::uint32_t v) {
+  if (isRegisterShape(shape)) {
+    if (v & kGlobalBit) {
+      std::uint32_t g = v & ~kGlobalBit;
+      return "G" + std::to_string(g) + (g < m.globals.size() ? "(" + printable(m.globals[g].name) + ")" : "");
+    }
+    return "R" + std::to_string(v);
+  }
   switch (shape) {
-    case 'r':
-      if (v & kGlobalBit) {
-        std::uint32_t g = v & ~kGlobalBit;
-        return "G" + std::to_string(g) + (g < m.globals.size() ? "(" + m.globals[g].name + ")" : "");
-      }
-      return "R" + std::to_string(v);
     case 'k': return "K" + std::to_string(v) + (v < m.constants.size() ? "(" + constantText(m.constants[v]) + ")" : "");
     case 'i': return std::to_string(static_cast<std::int32_t>(v));
     case 'j': return "->" + std::to_string(v);
-    case 'f': return "F" + std::to_string(v) + (v < m.functions.size() ? "(" + m.functions[v].name + ")" : "");
+    case 'f': return "F" + std::to_string(v) + (v < m.functions.size() ? "(" + printable(m.functions[v].name) + ")" : "");
     case 't': {
       static const char* names[] = {"integer", "boolean", "string", "real", "bits", "table"};
       return v < 6 ? names[v] : "?";
@@ -57,10 +60,10 @@ std::string operandText(const Module& m, char shape, std::uint32_t v) {
 void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out,
                          const SourceLineFn& sourceLine) {
   const Function& f = m.functions[index];
-  out << "function F" << index << " " << f.name << " (" << f.params.size() << " params, "
+  out << "function F" << index << " " << printable(f.name) << " (" << f.params.size() << " params, "
       << f.numRegs << " registers";
   if (f.resultReg >= 0) out << ", result R" << f.resultReg;
-  if (!f.native.empty()) out << ", native '" << f.native << "'";
+  if (!f.native.empty()) out << ", native '" << printable(f.native) << "'";
   out << ")\n";
   for (std::size_t i = 0; i < f.params.size(); ++i)
     out << "  ; R" << i << " parameter " << (f.params[i].byRef ? "var " : "") << slotKindName(f.params[i].kind) << "\n";
@@ -75,7 +78,7 @@ void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out
     SourceLoc loc = f.locs[pc];
     if (loc.line && (loc.line != lastLine || loc.file != lastFile)) {
       std::string text = sourceLine ? sourceLine(loc.file, loc.line) : "";
-      std::string file = loc.file < m.files.size() ? m.files[loc.file] : "?";
+      std::string file = loc.file < m.files.size() ? printable(m.files[loc.file]) : "?";
       std::size_t slash = file.find_last_of('/');
       if (slash != std::string::npos) file = file.substr(slash + 1);
       out << "  ; " << file << ":" << loc.line;
@@ -104,7 +107,7 @@ void disassemble(const Module& m, std::ostream& out, const SourceLineFn& sourceL
   out << "; " << m.functions.size() << " functions, " << m.constants.size() << " constants, "
       << m.globals.size() << " globals; entry F" << m.entry << "\n";
   for (std::size_t g = 0; g < m.globals.size(); ++g)
-    out << "; G" << g << " " << m.globals[g].name << ": " << slotKindName(m.globals[g].kind) << "\n";
+    out << "; G" << g << " " << printable(m.globals[g].name) << ": " << slotKindName(m.globals[g].kind) << "\n";
   for (std::uint32_t i = 0; i < m.functions.size(); ++i) {
     out << "\n";
     disassembleFunction(m, i, out, sourceLine);

@@ -14,6 +14,9 @@ namespace star {
 // 3: native procedures (Function::native); CHKSTEP removed.
 inline constexpr std::uint32_t kModuleVersion = 3;
 
+// The most registers a function may have (the verifier rejects more).
+inline constexpr std::uint32_t kMaxRegisters = 1u << 18;
+
 // How a register or global slot holds its value.
 enum class SlotKind : std::uint8_t {
   Scalar = 0,  // integer, boolean, real or string, by value

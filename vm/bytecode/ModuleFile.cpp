@@ -208,104 +208,13 @@ Module deserializeModule(const std::string& bytes) {
     f.native = r.str();
     f.nativeId = f.native.empty() ? -1 : findNative(f.native);
     if (!f.native.empty() && f.nativeId < 0)
-      throw ModuleFormatError("unknown native procedure '" + f.native + "' in function '" + f.name + "'");
+      throw ModuleFormatError("unknown native procedure '" + printable(f.native) + "' in function '" +
+                              printable(f.name) + "'");
   }
   m.entry = r.u32();
   if (!r.atEnd()) throw ModuleFormatError("module file is corrupt (unexpected trailing data)");
   verifyModule(m);
   return m;
-}
-
-// A native's arguments are decoded by its table's parameter kinds: the function must take exactly
-// those (a procedure; slices, words and tables as handles, `var` ones by reference).
-void verifyNativeSignature(const Function& f) {
-  if (static_cast<std::size_t>(f.nativeId) >= natives().size())
-    throw ModuleFormatError("function '" + f.name + "': native index out of range");
-  const NativeInfo& info = natives()[static_cast<std::size_t>(f.nativeId)];
-  bool same = f.resultReg < 0 && f.params.size() == info.params.size();
-  for (std::size_t i = 0; same && i < f.params.size(); ++i) {
-    const NativeParam& want = info.params[i];
-    SlotKind kind = want.kind == 'T' ? SlotKind::Table
-                    : (want.kind == 'L' || want.kind == 'W') ? SlotKind::Bits
-                    : want.byRef ? SlotKind::Ref : SlotKind::Scalar;
-    same = f.params[i].kind == kind && f.params[i].byRef == want.byRef;
-  }
-  if (!same)
-    throw ModuleFormatError("function '" + f.name + "' does not have the parameters of native '" +
-                            std::string(info.name) + "'");
-}
-
-void verifyModule(const Module& m) {
-  auto fail = [](const Function& f, std::size_t pc, const std::string& what) {
-    throw ModuleFormatError("invalid bytecode in function '" + f.name + "' at " +
-                            std::to_string(pc) + ": " + what);
-  };
-  if (m.functions.empty() || m.entry >= m.functions.size())
-    throw ModuleFormatError("module has no entry function");
-  for (const Function& f : m.functions) {
-    if (f.params.size() > f.numRegs) fail(f, 0, "more parameters than registers");
-    if (f.resultReg >= 0 && static_cast<std::uint32_t>(f.resultReg) >= f.numRegs)
-      fail(f, 0, "result register out of range");
-    for (auto& [reg, kind] : f.ownedRegs)
-      if (reg >= f.numRegs) fail(f, 0, "owned register out of range");
-    if (f.locs.size() != f.code.size()) fail(f, 0, "line table size differs from code size");
-    if (f.nativeId >= 0) verifyNativeSignature(f);
-    for (auto& l : f.locs)
-      if (l.file >= m.files.size() && !m.files.empty()) fail(f, 0, "source file index out of range");
-    // First pass: instruction boundaries.
-    std::vector<bool> starts(f.code.size() + 1, false);
-    std::size_t pc = 0;
-    Op last = Op::HALT;
-    while (pc < f.code.size()) {
-      if (f.code[pc] >= kOpCount) fail(f, pc, "unknown opcode " + std::to_string(f.code[pc]));
-      last = static_cast<Op>(f.code[pc]);
-      starts[pc] = true;
-      pc += instrSize(last);
-    }
-    if (pc != f.code.size()) fail(f, pc, "truncated instruction");
-    if (f.code.empty() || (last != Op::RET && last != Op::HALT && last != Op::JMP))
-      fail(f, f.code.size(), "function does not end in RET, HALT or JMP");
-    // Second pass: operands.
-    for (pc = 0; pc < f.code.size(); pc += instrSize(static_cast<Op>(f.code[pc]))) {
-      Op op = static_cast<Op>(f.code[pc]);
-      std::string_view shape = opInfo(op).shape;
-      for (std::size_t i = 0; i < shape.size(); ++i) {
-        std::uint32_t v = f.code[pc + 1 + i];
-        switch (shape[i]) {
-          case 'r':
-            if (v & kGlobalBit) {
-              if ((v & ~kGlobalBit) >= m.globals.size()) fail(f, pc, "global slot out of range");
-            } else if (v >= f.numRegs) {
-              fail(f, pc, "register out of range");
-            }
-            break;
-          case 'k':
-            if (v >= m.constants.size()) fail(f, pc, "constant index out of range");
-            break;
-          case 'j':
-            if (v > f.code.size() || !starts[v]) fail(f, pc, "jump target is not an instruction");
-            break;
-          case 'f':
-            if (v >= m.functions.size()) fail(f, pc, "function index out of range");
-            break;
-          case 't':
-            if (v > static_cast<std::uint32_t>(ValueTag::Table)) fail(f, pc, "bad value tag");
-            break;
-          case 'z':
-            if (v > 1) fail(f, pc, "flag is not 0 or 1");
-            break;
-          default:
-            break;
-        }
-      }
-      if (op == Op::CALL) {
-        const Function& callee = m.functions[f.code[pc + 1]];
-        std::uint32_t base = f.code[pc + 2];
-        if (!(base & kGlobalBit) && base + callee.params.size() > f.numRegs)
-          fail(f, pc, "call arguments exceed the register file");
-      }
-    }
-  }
 }
 
 }  // namespace star

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/Printable.h"
 #include "vm/bytecode/Module.h"
 
 namespace star {
@@ -17,8 +18,11 @@ struct ModuleFormatError : std::runtime_error {
 std::string serializeModule(const Module& m);
 Module deserializeModule(const std::string& bytes);  // throws ModuleFormatError
 
-// Structural checks a running VM relies on: opcodes exist, operands are in range, jumps land on
-// instruction boundaries, every function ends in RET or HALT. Throws ModuleFormatError.
+// Everything a running VM relies on (vm/bytecode/Verifier.cpp): opcodes exist, operands are in
+// range, jumps land on instruction boundaries, every function ends in RET, HALT or JMP, every
+// register holds the kind of value its instructions expect (a handle operand never holds an
+// integer), frames are bounded, the entry function takes nothing, natives have their
+// parameters. Throws ModuleFormatError.
 void verifyModule(const Module& m);
 
 }  // namespace star

@@ -33,6 +33,12 @@ inline std::uint32_t instrSize(Op op) {
   return 1 + static_cast<std::uint32_t>(opInfo(op).shape.size());
 }
 
+// Whether an operand of this shape letter names a register (Opcodes.def lists the letters).
+inline constexpr bool isRegisterShape(char c) {
+  return c == 'r' || c == 's' || c == 'b' || c == 'T' || c == 'p' || c == 'q' || c == 'a' ||
+         c == 'm' || c == 'w' || c == 'c' || c == 'o';
+}
+
 // Tags of WRITE and of module values.
 enum class ValueTag : std::uint8_t { Integer = 0, Boolean, String, Real, Bits, Table };
 
