@@ -1,13 +1,18 @@
 #include "cli/Commands.h"
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/BackendChoice.h"
 #include "cli/RuntimeErrorText.h"
+#include "core/FileText.h"
+#include "core/Printable.h"
 #include "frontend/driver/Compilation.h"
 #include "vm/bytecode/Disassembler.h"
 #include "vm/bytecode/ModuleFile.h"
@@ -28,11 +33,23 @@ CompileOptions compileOptions(const CommandLine& cl) {
   return o;
 }
 
-bool isModuleFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[5] = {};
-  in.read(magic, 5);
-  return in.gcount() == 5 && std::string(magic, 5) == "STARC";
+bool isModuleText(const std::string& bytes) { return bytes.rfind("STARC", 0) == 0; }
+
+// The program file, read once (a pipe or standard input, `-`, cannot be read twice); its name in
+// messages ("<stdin>" for `-`).
+struct InputFile {
+  std::string name;
+  std::string bytes;
+};
+std::optional<InputFile> readInput(const std::string& path) {
+  std::string error;
+  auto bytes = readBoundedFile(path, kMaxSourceBytes, error);
+  std::string name = path == "-" ? "<stdin>" : path;
+  if (!bytes) {
+    std::cerr << name << ": error: " << fileErrorMessage(name, error) << "\n";
+    return std::nullopt;
+  }
+  return InputFile{name, std::move(*bytes)};
 }
 
 // A module's source file, for the lines of its messages and listings; "" when it is not a regular
@@ -40,13 +57,8 @@ bool isModuleFile(const std::string& path) {
 std::string readSourceForMessages(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return "";
-  auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > (std::uint64_t{64} << 20)) return "";
-  try {
-    return readWholeFile(path);
-  } catch (const std::exception&) {
-    return "";
-  }
+  std::string error;
+  return readBoundedFile(path, std::uint64_t{64} << 20, error).value_or("");
 }
 
 // A module from a .starc file or by compiling a .star file; also keeps the sources for messages.
@@ -57,11 +69,13 @@ struct LoadedProgram {
 };
 
 void loadProgram(const CommandLine& cl, LoadedProgram& out) {
-  if (isModuleFile(cl.file)) {
+  auto input = readInput(cl.file);
+  if (!input) return;
+  if (isModuleText(input->bytes)) {
     try {
-      out.module = deserializeModule(readWholeFile(cl.file));
+      out.module = deserializeModule(input->bytes);
     } catch (const std::exception& e) {
-      std::cerr << cl.file << ": error: " << e.what() << "\n";
+      std::cerr << printable(input->name) << ": error: " << e.what() << "\n";
       return;
     }
     // Source lines for messages and listings, where the sources are still there: regular files
@@ -71,7 +85,7 @@ void loadProgram(const CommandLine& cl, LoadedProgram& out) {
     return;
   }
   Compilation c(std::cerr, compileOptions(cl));
-  if (!c.compileFile(cl.file)) return;
+  if (!c.compileText(input->name, std::move(input->bytes))) return;
   for (std::size_t f = 0; f < c.sources().size(); ++f)
     out.sources.add(c.sources().path(static_cast<std::uint32_t>(f)),
                     c.sources().text(static_cast<std::uint32_t>(f)));
@@ -83,7 +97,10 @@ void loadProgram(const CommandLine& cl, LoadedProgram& out) {
 
 int commandCheck(const CommandLine& cl) {
   Compilation c(std::cerr, compileOptions(cl));
-  if (!cl.dumpAst) return c.checkFile(cl.file) ? 0 : 1;
+  if (!cl.dumpAst) {
+    auto input = readInput(cl.file);
+    return input && c.checkText(input->name, std::move(input->bytes)) ? 0 : 1;
+  }
   if (!c.parse(cl.file)) return 1;
   dumpAst(*c.program(), std::cout);
   return c.check() ? 0 : 1;
@@ -100,19 +117,27 @@ int commandDis(const CommandLine& cl) {
 }
 
 int commandCompile(const CommandLine& cl) {
-  Compilation c(std::cerr, compileOptions(cl));
-  if (!c.compileFile(cl.file)) return 1;
+  auto input = readInput(cl.file);
+  if (!input) return 1;
   std::string out = cl.output;
   if (out.empty()) {
-    out = cl.file;
+    out = cl.file == "-" ? "stdin" : cl.file;
     if (out.size() > 5 && out.substr(out.size() - 5) == ".star") out.resize(out.size() - 5);
     out += ".starc";
   }
-  std::ofstream f(out, std::ios::binary);
+  std::error_code ec;
+  if (cl.file != "-" && std::filesystem::equivalent(cl.file, out, ec)) {
+    std::cerr << printable(out) << ": error: the module would overwrite the program's source\n";
+    return 1;
+  }
+  Compilation c(std::cerr, compileOptions(cl));
+  if (!c.compileText(input->name, std::move(input->bytes))) return 1;
   std::string bytes = serializeModule(c.module());
+  std::ofstream f(out, std::ios::binary);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();  // the data reach the file (or fail: a full disk) only when flushed
   if (!f) {
-    std::cerr << out << ": error: cannot write the module\n";
+    std::cerr << printable(out) << ": error: cannot write the module: " << std::strerror(errno) << "\n";
     return 1;
   }
   return 0;

@@ -2,6 +2,7 @@
 // Handle; primitives work a 64-bit word at a time and run synchronously.
 #include "runtime-cpu/CpuBackend.h"
 
+#include "core/MemoryLimit.h"
 #include "runtime-cpu/NBodyReference.h"
 #include "runtime-cpu/RowSort.h"
 #include "vm/backend/HandleTable.h"
@@ -70,6 +71,22 @@ struct Value {
   std::vector<Word> words;
   std::uint64_t length = 0;  // bits of a vector, rows of a table
   std::uint64_t cols = 0;    // tables only
+  std::uint64_t counted = 0;  // bytes of words' capacity counted against the memory limit
+
+  Value() = default;
+  Value(Value&& o) noexcept
+      : words(std::move(o.words)), length(o.length), cols(o.cols), counted(std::exchange(o.counted, 0)) {}
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      releaseMemory(counted);
+      words = std::move(o.words);
+      length = o.length;
+      cols = o.cols;
+      counted = std::exchange(o.counted, 0);
+    }
+    return *this;
+  }
+  ~Value() { releaseMemory(counted); }
 };
 
 // Resizes without touching the surviving words; reallocates only when capacity must grow.
@@ -83,9 +100,32 @@ void resizeWords(std::vector<Word>& words, std::uint64_t n) {
   }
 }
 
+// A value's words resized to n; growing the capacity counts against the memory limit (the new
+// buffer is counted before it is allocated, the old one released after).
+// `describe` names the value for messages (called only when the capacity grows: steady state
+// allocates nothing, not even a message).
+template <typename Describe>
+void resizeValue(Value& s, std::uint64_t n, Describe describe) {
+  if (n > s.words.capacity()) {
+    const std::string what = describe();
+    if (n > s.words.max_size()) throw BackendError("cpu backend: " + what + " is too large");
+    const std::uint64_t wanted = n * sizeof(Word);
+    reserveMemory(wanted, what);  // throws OutOfMemory
+    try {
+      s.words.reserve(n);
+    } catch (const std::exception&) {
+      releaseMemory(wanted);
+      throw BackendError("cpu backend: out of memory (" + what + ")");
+    }
+    releaseMemory(s.counted);
+    s.counted = wanted;
+  }
+  s.words.resize(n);
+}
+
 // Sets a vector's length; the contents are unspecified (callers overwrite every word).
 void shapeBits(Value& s, std::uint64_t length) {
-  resizeWords(s.words, wordsForBits(length));
+  resizeValue(s, wordsForBits(length), [&] { return describeBits(length); });
   s.length = length;
 }
 
@@ -94,7 +134,7 @@ void shapeTable(Value& s, std::uint64_t rows, std::uint64_t cols) {
   if (cols != 0 && wpc > std::numeric_limits<std::uint64_t>::max() / cols) {
     throw BackendError("cpu backend: table too large");
   }
-  resizeWords(s.words, wpc * cols);
+  resizeValue(s, wpc * cols, [&] { return describeTable(rows, cols); });
   s.length = rows;
   s.cols = cols;
 }

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/MemoryLimit.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/DeviceValue.h"
@@ -50,7 +51,7 @@ class CudaBackend final : public Backend, public NativeKernels {
  public:
   CudaBackend() = default;
   ~CudaBackend() override {
-    values_.forEachLive([&](DeviceValue& s) { ctx_.release(s.data); });
+    values_.forEachLive([&](DeviceValue& s) { free(s); });
     ctx_.release(closure_scratch_);
     ctx_.release(fields_scratch_);
   }
@@ -67,7 +68,7 @@ class CudaBackend final : public Backend, public NativeKernels {
   }
 
   void destroy(Handle h) override {
-    ctx_.release(values_.at(h).data);
+    free(values_.at(h));
     values_.release(h);
   }
 
@@ -332,18 +333,36 @@ class CudaBackend final : public Backend, public NativeKernels {
   // only when the capacity is too small, so steady state allocates nothing. Allocation and
   // release are stream-ordered: the old buffer goes back to the pool after the work queued on it.
   void reshapeBits(DeviceValue& s, std::uint64_t length) { reshape(s, length, 1, false); }
+  static std::string describe(std::uint64_t rows, std::uint64_t cols, bool table) {
+    return table ? describeTable(rows, cols) : describeBits(rows);
+  }
+  // Gives a value's device memory back (stream-ordered) and its bytes to the memory limit.
+  void free(DeviceValue& s) {
+    ctx_.release(s.data);
+    releaseMemory(s.capacity * kElementBytes);
+    s.data = nullptr;
+    s.capacity = 0;
+  }
   void reshapeTable(DeviceValue& s, std::uint64_t rows, std::uint64_t cols) {
     reshape(s, rows, cols, true);
   }
   void reshape(DeviceValue& s, std::uint64_t rows, std::uint64_t cols, bool table) {
-    const std::uint64_t needed = cols * wordsForBits(rows);
+    const std::uint64_t wpc = wordsForBits(rows);
+    if (cols != 0 && wpc > ~std::uint64_t{0} / kElementBytes / cols)
+      throw BackendError("cuda backend: " + describe(rows, cols, table) + " is too large");
+    // (describe() builds a string: only on these rare paths, steady state allocates nothing)
+    const std::uint64_t needed = cols * wpc;
     if (needed > s.capacity) {
-      ctx_.release(s.data);
-      s.data = nullptr;
-      s.capacity = 0;
+      free(s);
       s.rows = 0;  // stays a valid empty value if the allocation throws
       s.cols = table ? 0 : 1;
-      s.data = ctx_.allocate(needed);
+      reserveMemory(needed * kElementBytes, describe(rows, cols, table));  // the memory limit
+      try {
+        s.data = ctx_.allocate(needed);
+      } catch (...) {
+        releaseMemory(needed * kElementBytes);
+        throw;
+      }
       s.capacity = needed;
     }
     s.rows = rows;

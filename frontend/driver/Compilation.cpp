@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/FileText.h"
 #include "frontend/codegen/CodeGen.h"
 #include "frontend/parse/Parser.h"
 #include "frontend/sema/Checker.h"
@@ -17,23 +18,14 @@ namespace fs = std::filesystem;
 
 std::int64_t loadSourceFile(const std::string& path, SourceManager& sources, Diagnostics& diags,
                             SourceLoc requestedAt) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
+  std::string error;
+  auto text = readBoundedFile(path, kMaxSourceBytes, error);
+  if (!text) {
     std::uint32_t f = sources.add(path, "");
-    diags.error(requestedAt.line ? requestedAt : SourceLoc{f, 0, 0}, path + " is a directory");
+    diags.error(requestedAt.line ? requestedAt : SourceLoc{f, 0, 0}, fileErrorMessage(path, error));
     return -1;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::string why = std::strerror(errno);
-    std::uint32_t f = sources.add(path, "");
-    diags.error(requestedAt.line ? requestedAt : SourceLoc{f, 0, 0},
-                "cannot read " + path + ": " + why);
-    return -1;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return sources.add(path, ss.str());
+  return sources.add(path, std::move(*text));
 }
 
 Compilation::Compilation(std::ostream& diagnostics, CompileOptions options)
@@ -53,8 +45,10 @@ bool Compilation::parse(const std::string& path) {
 // the memory of its bytecode, not of its syntax tree. Messages are held back until the whole file
 // has parsed: on a syntax error the file is parsed again the usual way (parse(), check(),
 // generate()), which reports exactly what it always reports.
-bool Compilation::compileStreaming(const std::string& path, bool generateCode) {
-  std::int64_t loaded = loadSourceFile(path, sources_, diags_, {});
+bool Compilation::compileStreaming(const std::string& path, bool generateCode,
+                                   std::optional<std::string> text) {
+  std::int64_t loaded = text ? static_cast<std::int64_t>(sources_.add(path, std::move(*text)))
+                             : loadSourceFile(path, sources_, diags_, {});
   if (loaded < 0) return false;
   auto file = static_cast<std::uint32_t>(loaded);
   if (!validSourceText(sources_, file, diags_)) return false;

@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,15 @@ class Compilation {
   bool generate();
   // The whole pipeline, reading the main body one statement at a time (program() then holds the
   // declarations but not the main body's statements). checkFile stops before generating code.
-  bool compileFile(const std::string& path) { return compileStreaming(path, true); }
-  bool checkFile(const std::string& path) { return compileStreaming(path, false); }
+  bool compileFile(const std::string& path) { return compileStreaming(path, true, std::nullopt); }
+  bool checkFile(const std::string& path) { return compileStreaming(path, false, std::nullopt); }
+  // The same for a source already read (standard input, a pipe), named `path` in messages.
+  bool compileText(const std::string& path, std::string text) {
+    return compileStreaming(path, true, std::move(text));
+  }
+  bool checkText(const std::string& path, std::string text) {
+    return compileStreaming(path, false, std::move(text));
+  }
 
   const Program* program() const { return program_.get(); }
   const Module& module() const { return module_; }
@@ -39,7 +47,7 @@ class Compilation {
   int errorCount() const { return diags_.errorCount(); }
 
  private:
-  bool compileStreaming(const std::string& path, bool generateCode);
+  bool compileStreaming(const std::string& path, bool generateCode, std::optional<std::string> text);
   bool streamProgram(std::uint32_t file, bool generateCode);
 
   SourceManager sources_;
@@ -50,6 +58,9 @@ class Compilation {
   std::vector<std::unique_ptr<Program>> units_;  // in dependency order
   Module module_;
 };
+
+// The largest source file star reads (a bigger one is an error, not an endless read).
+inline constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{256} << 20;
 
 // Reads a source file into `sources`; reports an unreadable file as an error. Returns the file
 // index or -1.

@@ -233,6 +233,9 @@ def main():
     ap.add_argument('--no-stdlib', action='store_true', help='stargen --no-stdlib')
     ap.add_argument('--nbody', action='store_true', help='stargen --nbody')
     ap.add_argument('--no-errors', action='store_true', help='stargen --no-errors')
+    ap.add_argument('--big', action='store_true', help='stargen --big')
+    ap.add_argument('--time-limit', type=float, default=0,
+                    help='start no new program after this many seconds (0: no limit)')
     ap.add_argument('--quiet', action='store_true', help='no progress lines')
     a = ap.parse_args()
 
@@ -257,7 +260,7 @@ def main():
         for seed in range(a.seed_start, a.seed_start + a.count):
             def gen(seed=seed):
                 g = stargen.Gen(seed, a.size, stdlib=not a.no_stdlib, nbody=a.nbody,
-                                errors=not a.no_errors)
+                                errors=not a.no_errors, big=a.big)
                 return g.generate()
             jobs.append((f'seed{seed}', gen))
 
@@ -267,8 +270,13 @@ def main():
     statuses = {}
     t0 = time.time()
 
+    skipped = [0]
+
     def work(job):
         name, gen = job
+        if a.time_limit and time.time() - t0 > a.time_limit:
+            skipped[0] += 1
+            return None
         try:
             text = gen()
         except Exception as e:          # a generator bug: report it as a failure
@@ -279,7 +287,11 @@ def main():
 
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-            for res in ex.map(work, jobs):
+            futures = [ex.submit(work, j) for j in jobs]
+            for fut in concurrent.futures.as_completed(futures):
+                res = fut.result()
+                if res is None:
+                    continue
                 with lock:
                     if res.runs:
                         st = res.runs[configs[0][0]][0]
@@ -299,6 +311,8 @@ def main():
         shutil.rmtree(workroot, ignore_errors=True)
     st = ', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))
     print(f'difftest: reference exit statuses: {st}; {time.time() - t0:.1f}s')
+    if skipped[0]:
+        print(f'difftest: {skipped[0]} programs not run (--time-limit {a.time_limit:g}s)')
     print(f'difftest: {passed} passed, {failed} failed')
     return 1 if failed else 0
 

@@ -153,7 +153,7 @@ def bits_of(v, n):
 
 
 class Gen:
-    def __init__(self, seed, size=3, stdlib=True, nbody=False, errors=True):
+    def __init__(self, seed, size=3, stdlib=True, nbody=False, errors=True, big=False):
         self.seed = seed
         self.r = random.Random(seed * 7919 + 17)
         self.size = max(1, size)
@@ -187,6 +187,20 @@ class Gen:
             if r.random() < 0.25:
                 C = R if R <= 100 else C     # a square one (CLOSURE)
             self.shapes.append((R, C))
+        self.big = []
+        if big:
+            # long slices and tables of many rows: the multi-word and multi-block paths of the
+            # backends (CUDA blocks of 256/1024 threads, 32-bit and 64-bit words)
+            rows = [255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 5000]
+            for _ in range(r.randint(1, 2)):
+                R = r.choice(rows)
+                C = r.choice([1, 2, 3, 8, 16, 31, 32, 33, 63, 64, 65])
+                self.shapes.append((R, C))
+                self.big.append(R)
+            if r.random() < 0.3:
+                n = r.choice(rows)
+                self.shapes.append((n, r.choice([2, 9, 33])))
+                self.big.append(n)
         self.shapes = sorted(set(self.shapes))
         for (R, C) in self.shapes:
             for n in (R, C):
@@ -867,8 +881,21 @@ class Gen:
     def bits_leaf(self, c, kind, L):
         r = self.r
         vs = [v for v in self.visible(c, (kind,)) if v.L == L]
-        if vs and (r.random() < 0.7 or L == 0):
+        if vs and (r.random() < 0.7 or L == 0 or L > 300):
             return Ex(self.nm(r.choice(vs).name))
+        if L > 300:
+            # no literal of thousands of digits: a column of a table, or a converted variable
+            if kind == 'slice':
+                ts = [t for t in self.tables(c) if t.R == L and t.C >= 1]
+                if ts:
+                    t = r.choice(ts)
+                    return self.call(self.bi('COL'), [str(r.randint(1, t.C)), self.nm(t.name)])
+            vo = [v for v in self.visible(c, ('slice', 'word')) if v.L == L]
+            if vo:
+                v = r.choice(vo)
+                if v.kind == kind:
+                    return Ex(self.nm(v.name))
+                return self.call(self.bi('CONVERT'), [self.nm(v.name)])
         if L == 0:
             vs = [v for v in self.visible(c, ('slice', 'word')) if v.L == 0]
             if vs:
@@ -1916,6 +1943,11 @@ class Gen:
         for (R, C) in self.shapes:
             v = Var(self.fresh('xa'), 'table', R=R, C=C, sized=True, role='anchor')
             self.add_global(v, self.table_size_text(R, C))
+        # long slices and words (--big): sized variables of every long length
+        for L in sorted(set(self.big)):
+            for kind in ('slice', 'word'):
+                v = Var(self.fresh('gs' if kind == 'slice' else 'gw'), kind, L=L, sized=True)
+                self.add_global(v, self.size_expr(Ctx(self, self.globals), L).t)
         # ordinary globals
         n = r.randint(6, 10 + 4 * self.size)
         for _ in range(n):
@@ -2966,8 +2998,10 @@ def main():
     ap.add_argument('--nbody', action='store_true',
                     help='also use unit nbody (natives agree with the bodies only to a few ulps)')
     ap.add_argument('--no-errors', action='store_true', help='no deliberate run-time errors')
+    ap.add_argument('--big', action='store_true',
+                    help='also tables of 255..5000 rows and slices of those lengths')
     a = ap.parse_args()
-    g = Gen(a.seed, a.size, stdlib=not a.no_stdlib, nbody=a.nbody, errors=not a.no_errors)
+    g = Gen(a.seed, a.size, stdlib=not a.no_stdlib, nbody=a.nbody, errors=not a.no_errors, big=a.big)
     sys.stdout.write(g.generate())
 
 

@@ -4,6 +4,7 @@
 # Substitutions: %star (the driver), %run (star run --backend=B), %check, %dis, %repl,
 # %inputs (tests/lang/Inputs).
 import os
+import sys
 import lit.formats
 
 config.name = "star-lang"
@@ -26,4 +27,6 @@ config.substitutions.append(("%check", f"{star} check"))
 config.substitutions.append(("%dis", f"{star} dis"))
 config.substitutions.append(("%repl", f"{star} repl --backend={backend}"))
 config.substitutions.append(("%star", star))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%tools", os.path.join(config.test_source_root, "..", "tools")))
 config.available_features.add("backend-" + backend)

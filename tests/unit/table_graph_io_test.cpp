@@ -10,6 +10,7 @@
 
 #include "tests/unit/support/StarTestUtil.h"
 #include "tests/unit/support/TableFileErrorOf.h"
+#include "core/MemoryLimit.h"
 #include "vm/io/GraphFiles.h"
 #include "vm/io/TableText.h"
 
@@ -101,7 +102,7 @@ TEST(TableText, CommentsBlankLinesAndSpaces) {
   EXPECT_EQ(rowsOf(t), (std::vector<std::string>{"101", "011", "111"}));
   // A comment must start the line (after blanks); after digits '#' is an error.
   EXPECT_EQ(errorOf([] { parseTableText("10 # no\n", "t"); }),
-            "t:1: unexpected character '#' (a table row is made of 0 and 1)");
+            "t:1:4: unexpected character '#' (a table row is made of 0 and 1)");
   TableData c = parseTableText("   # indented comment\n11\n", "t");
   EXPECT_EQ(rowsOf(c), (std::vector<std::string>{"11"}));
 }
@@ -114,11 +115,11 @@ TEST(TableText, RaggedRowsReportTheirLine) {
             "g.txt:5: row has 4 columns, expected 3 like the first row");
 }
 
-TEST(TableText, BadCharacterReportsItsLine) {
+TEST(TableText, BadCharacterReportsItsLineAndColumn) {
   EXPECT_EQ(errorOf([] { parseTableText("10x\n", "g.txt"); }),
-            "g.txt:1: unexpected character 'x' (a table row is made of 0 and 1)");
+            "g.txt:1:3: unexpected character 'x' (a table row is made of 0 and 1)");
   EXPECT_EQ(errorOf([] { parseTableText("11\n01\n1 2\n", "g.txt"); }),
-            "g.txt:3: unexpected character '2' (a table row is made of 0 and 1)");
+            "g.txt:3:3: unexpected character '2' (a table row is made of 0 and 1)");
 }
 
 TEST(TableText, Files) {
@@ -205,7 +206,7 @@ TEST(GraphFiles, MatrixMarketRealWeightsMustBeWhole) {
   EXPECT_EQ(errorOf([] {
               parseGraph("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n", "g.mtx", true);
             }),
-            "g.mtx:3: weights must be integers");
+            "g.mtx:3:5: weight 2.5 is not a whole number");
 }
 
 TEST(GraphFiles, EdgeListTableLayout) {
@@ -269,7 +270,7 @@ class GraphFileErrors : public ::testing::Test {
 };
 
 TEST_F(GraphFileErrors, Dimacs) {
-  EXPECT_EQ(readError("g.gr", "p sp 4 1\na 1 x 3\n"), "F:2: expected 'a TAIL HEAD WEIGHT'");
+  EXPECT_EQ(readError("g.gr", "p sp 4 1\na 1 x 3\n"), "F:2:5: a head 'x' is not a whole number");
   EXPECT_EQ(readError("g.gr", "p sp 4 1\na 1 2\n"), "F:2: expected 'a TAIL HEAD WEIGHT'");
   EXPECT_EQ(readError("g.gr", "c\np sp 4 2\na 1 2 1\na 1 5 1\n"),
             "F:4: arc 1 -> 5 names a vertex outside 1..4");
@@ -277,9 +278,42 @@ TEST_F(GraphFileErrors, Dimacs) {
   EXPECT_EQ(readError("g.gr", "c header missing\na 1 2 3\n"), "F:2: arc before the 'p sp N M' line");
   EXPECT_EQ(readError("g.gr", "c only comments\nc here\n"), "F:2: missing the 'p sp N M' line");
   EXPECT_EQ(readError("g.gr", "p sp 4 1\np sp 4 1\n"), "F:2: second 'p' line");
-  EXPECT_EQ(readError("g.gr", "p sp four 1\n"), "F:1: expected 'p sp VERTICES ARCS'");
+  EXPECT_EQ(readError("g.gr", "p sp four 1\n"),
+            "F:1:6: the number of vertices 'four' is not a whole number");
   EXPECT_EQ(readError("g.gr", "p sp 4 1\ne 1 2\n"), "F:2: unexpected line (expected 'c', 'p' or 'a')");
   EXPECT_EQ(readError("g.gr", "p sp 8589934593 0\n"), "F:1: too many vertices");
+}
+
+// Numbers are read strictly: no silent truncation of a weight, no detour of an integer through a
+// double, no wrap-around into a negative weight, nothing after the last field.
+TEST_F(GraphFileErrors, WeightsAreReadExactly) {
+  EXPECT_EQ(readError("g.gr", "p sp 2 1\na 1 2 7.9\n"), "F:2:7: weight '7.9' is not an integer");
+  EXPECT_EQ(readError("g.gr", "p sp 2 1\na 1 2 7abc\n"), "F:2:7: weight '7abc' is not an integer");
+  EXPECT_EQ(readError("g.gr", "p sp 2 1\na 1 2 9223372036854775808\n"),
+            "F:2:7: weight 9223372036854775808 does not fit in 64 bits");
+  EXPECT_EQ(readError("g.gr", "p sp 2 1\na 1 2 3 4\n"), "F:2:9: unexpected '4' at the end of the line");
+  std::string big = dir.write("big.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 9007199254740993\n");
+  Graph g = readGraphFile(big);
+  ASSERT_EQ(g.edges.size(), 1u);
+  EXPECT_EQ(g.edges[0].weight, 9007199254740993);  // 2^53 + 1: not through a double
+  EXPECT_EQ(readError("r.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e30\n"),
+            "F:3:5: weight 1e30 does not fit in 64 bits");
+  EXPECT_EQ(readError("z.gr", std::string("p sp 2 1\na 1 2 3\0\n", 18)), "F:2: a NUL byte: this is not a text file");
+}
+
+// A tiny file may not declare a table larger than the memory limit.
+TEST_F(GraphFileErrors, DeclaredSizeIsCheckedAgainstTheMemoryLimit) {
+  std::uint64_t saved = memoryLimit();
+  setMemoryLimit(std::uint64_t{1} << 30);
+  Graph g = readGraphFile(dir.write("g.gr", "p sp 300000 0\n"));
+  std::string message;
+  try {
+    adjacencyTable(g);
+  } catch (const OutOfMemory& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, "out of memory: a 300000 x 300000 table needs 10.5 GB; the limit is 1 GB");
+  setMemoryLimit(saved);
 }
 
 TEST_F(GraphFileErrors, MatrixMarket) {

@@ -121,9 +121,12 @@ class RecordParser {
         comma = true;
         commaCol = k + 1;
         ++k;
+      } else if (c == '\0') {
+        fail(lineNo, k + 1, "a NUL byte: this is not a text file");
       } else {
         std::size_t end = k;
-        while (end < line.size() && !std::strchr(" \t\r\f\v,", line[end])) ++end;
+        // (strchr would find a NUL byte in its own terminator; the test above keeps them out)
+        while (end < line.size() && line[end] != '\0' && !std::strchr(" \t\r\f\v,", line[end])) ++end;
         tokens.push_back({line.substr(k, end - k), k + 1});
         comma = false;
         k = end;
@@ -282,11 +285,7 @@ std::string formatNumericText(const TableData& t, const NumLayout& layout) {
 }
 
 void writeNumericFile(const std::string& path, const TableData& t, const NumLayout& layout) {
-  std::string text = formatNumericText(t, layout);
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
-  out << text;
-  if (!out) throw TableFileError(path + ": write error");
+  writeWholeFile(path, formatNumericText(t, layout));
 }
 
 }  // namespace star

@@ -5,6 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/FileText.h"
+#include "core/MemoryLimit.h"
+#include "core/Printable.h"
+
 namespace star {
 
 bool TableData::get(std::uint64_t i, std::uint64_t j) const {
@@ -24,12 +28,23 @@ void TableData::reshape(std::uint64_t r, std::uint64_t c) {
 }
 
 std::string readWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TableFileError(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw TableFileError(path + ": read error");
-  return ss.str();
+  std::string error;
+  auto text = readBoundedFile(path, memoryLimit(), error);
+  if (!text) {
+    if (error == "is a directory") throw TableFileError(path + ": is a directory, not a file");
+    const std::string prefix = "cannot read: ";
+    if (error.rfind(prefix, 0) == 0) throw TableFileError(path + ": cannot open: " + error.substr(prefix.size()));
+    throw TableFileError(path + ": the file " + error + " (the memory limit)");
+  }
+  return std::move(*text);
+}
+
+void writeWholeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();  // the data reach the file (or fail: a full disk) only when flushed
+  if (!out) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
 }
 
 TableData parseTableText(const std::string& text, const std::string& name) {
@@ -48,8 +63,9 @@ TableData parseTableText(const std::string& text, const std::string& name) {
       else if (c == '#' && bits.empty()) { comment = true; break; }
       else if (c == ' ' || c == '\t' || c == '\r') continue;
       else
-        throw TableFileError(name + ":" + std::to_string(lineNo) + ": unexpected character '" +
-                             std::string(1, c) + "' (a table row is made of 0 and 1)");
+        throw TableFileError(name + ":" + std::to_string(lineNo) + ":" + std::to_string(k - pos + 1) +
+                             ": unexpected character '" + printable(std::string(1, c)) +
+                             "' (a table row is made of 0 and 1)");
     }
     pos = end + 1;
     if (comment || bits.empty()) continue;
@@ -81,10 +97,7 @@ std::string formatTableText(const TableData& t) {
 }
 
 void writeTableFile(const std::string& path, const TableData& t) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
-  out << formatTableText(t);
-  if (!out) throw TableFileError(path + ": write error");
+  writeWholeFile(path, formatTableText(t));
 }
 
 }  // namespace star

@@ -30,6 +30,9 @@ std::string formatTableText(const TableData& t);
 void writeTableFile(const std::string& path, const TableData& t);
 
 // Reads a whole file; throws TableFileError("path: cannot open: reason").
+// The whole file (bounded by the memory limit; a directory is an error).
 std::string readWholeFile(const std::string& path);
+// Writes the file and checks that it reached the disk (a full disk is an error, not silence).
+void writeWholeFile(const std::string& path, const std::string& text);
 
 }  // namespace star
