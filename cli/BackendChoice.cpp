@@ -1,5 +1,6 @@
 #include "cli/BackendChoice.h"
 
+#include "core/MemoryLimit.h"
 #include "runtime-cpu/CpuBackend.h"
 #ifdef STAR_HAVE_CUDA
 #include "runtime-cuda/CudaBackend.h"
@@ -16,6 +17,12 @@ bool cudaBackendBuilt() {
 }
 
 std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error) {
+  auto backend = makeBackend(requested, error);
+  if (backend) chooseMemoryLimit(backend->deviceMemory());
+  return backend;
+}
+
+std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error) {
   if (requested == "cpu") return makeCpuBackend();
   if (requested != "auto" && requested != "cuda") {
     *error = "unknown backend '" + requested + "' (expected cpu, cuda or auto)";

@@ -10,7 +10,10 @@
 namespace star {
 
 // requested: "auto", "cpu" or "cuda". Returns null and sets *error when it cannot be honoured.
+// Also sets the memory limit for the backend's device (core/MemoryLimit.h).
 std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error);
+// The same without touching the memory limit.
+std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error);
 bool cudaBackendBuilt();
 
 }  // namespace star

@@ -2,6 +2,7 @@
 // usage errors, 2 runtime errors.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct CommandLine {
   bool dumpAst = false;
   bool warnUnused = true;
   bool noNative = false;
+  std::uint64_t maxMemory = 0;  // --max-memory; 0: the default
 };
 
 int commandRun(const CommandLine& cl);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/Commands.h"
+#include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
 
 #ifndef STAR_STDLIB_DIR
@@ -32,6 +33,8 @@ const char* kUsage =
     "  --stats                  after the run, print each opcode's count and time (stderr)\n"
     "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable)\n"
     "  --no-native              run standard-library procedures as their Star bodies\n"
+    "  --max-memory=SIZE        the memory a run may use (8G, 512M; default: 3/4 of the RAM,\n"
+    "                           at most 9/10 of the GPU's memory on the CUDA backend)\n"
     "  --dump-ast               (check) print the syntax tree\n"
     "  -Wno-unused              do not warn about unused variables\n";
 
@@ -75,6 +78,12 @@ int main(int argc, char** argv) {
     else if (a == "--stats") cl.stats = true;
     else if (a == "--dump-ast") cl.dumpAst = true;
     else if (a == "--no-native") cl.noNative = true;
+    else if (a.rfind("--max-memory=", 0) == 0) {
+      cl.maxMemory = star::parseMemorySize(a.substr(13));
+      if (cl.maxMemory == 0)
+        return usageError("--max-memory takes a size such as 8G, 512M or 100000K, not '" + a.substr(13) + "'");
+      star::setUserMemoryLimit(cl.maxMemory);
+    }
     else if (a == "-Wno-unused") cl.warnUnused = false;
     else if (a.rfind("--stdlib-path=", 0) == 0) cl.modulePath.insert(cl.modulePath.begin(), a.substr(14));
     else if (a == "-o" && i + 1 < argc) cl.output = argv[++i];

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 
@@ -29,6 +30,22 @@ std::uint64_t memoryLimit() {
 }
 
 void setMemoryLimit(std::uint64_t bytes) { gLimit.store(bytes, std::memory_order_relaxed); }
+
+namespace {
+std::atomic<bool> gUserLimit{false};
+}  // namespace
+
+void setUserMemoryLimit(std::uint64_t bytes) {
+  gUserLimit = true;
+  setMemoryLimit(bytes);
+}
+
+void chooseMemoryLimit(std::uint64_t deviceBytes) {
+  if (gUserLimit) return;
+  std::uint64_t limit = defaultMemoryLimit();
+  if (deviceBytes) limit = std::min(limit, deviceBytes / 10 * 9);
+  setMemoryLimit(limit);
+}
 
 void requireMemory(std::uint64_t bytes, const std::string& what, std::uint64_t inUse) {
   std::uint64_t limit = memoryLimit();

@@ -17,6 +17,10 @@ struct OutOfMemory : std::runtime_error {
 
 std::uint64_t memoryLimit();
 void setMemoryLimit(std::uint64_t bytes);
+// The limit for values held on a device of `deviceBytes` (0: the host): the smaller of the
+// default and nine tenths of the device, unless the user chose one (--max-memory).
+void chooseMemoryLimit(std::uint64_t deviceBytes);
+void setUserMemoryLimit(std::uint64_t bytes);
 // Three quarters of the physical memory of this machine.
 std::uint64_t defaultMemoryLimit();
 

@@ -58,6 +58,7 @@ class CudaBackend final : public Backend, public NativeKernels {
 
   std::string name() const override { return "cuda"; }
   std::string device() const override { return ctx_.deviceName(); }
+  std::uint64_t deviceMemory() const override { return ctx_.deviceMemory(); }
 
   // ---- storage ---------------------------------------------------------------------------
   Handle createBits() override { return values_.create(HandleKind::Bits); }

@@ -44,6 +44,7 @@ DeviceContext::DeviceContext() {
   cudaDeviceProp props{};
   check(cudaGetDeviceProperties(&props, device_), "cudaGetDeviceProperties");
   device_name_ = props.name;
+  device_memory_ = props.totalGlobalMem;
   int pools_supported = 0;
   check(cudaDeviceGetAttribute(&pools_supported, cudaDevAttrMemoryPoolsSupported, device_),
         "cudaDeviceGetAttribute");

@@ -26,6 +26,7 @@ class DeviceContext {
   const Launch& launch() const { return launch_; }
   cudaStream_t stream() const { return launch_.stream; }
   const std::string& deviceName() const { return device_name_; }
+  std::uint64_t deviceMemory() const { return device_memory_; }
 
   // Stream-ordered: the memory is usable by work queued after the call, and a release waits for
   // the work queued before it. words > 0.
@@ -52,6 +53,7 @@ class DeviceContext {
 
   int device_ = 0;
   std::string device_name_;
+  std::uint64_t device_memory_ = 0;
   Launch launch_;
   cudaMemPool_t pool_ = nullptr;
   ReduceState* state_ = nullptr;  // device, idle values between launches

@@ -52,6 +52,8 @@ class Backend {
   // "cpu" or "cuda"; device() names the processor ("NVIDIA H100 80GB HBM3", "host CPU").
   virtual std::string name() const = 0;
   virtual std::string device() const = 0;
+  // The memory of the device that holds the values, in bytes; 0 when it is the host's memory.
+  virtual std::uint64_t deviceMemory() const { return 0; }
 
   // ---- storage ---------------------------------------------------------------------------
   virtual Handle createBits() = 0;   // an empty bit vector (length 0)

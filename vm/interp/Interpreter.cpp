@@ -8,6 +8,8 @@
 #include <limits>
 #include <ostream>
 
+#include "core/FileText.h"
+#include "core/MemoryLimit.h"
 #include "vm/natives/NativeCall.h"
 #include "vm/interp/StringPool.h"
 #include "vm/io/GraphFiles.h"
@@ -148,6 +150,10 @@ void Interpreter::pushFrame(const Module& m, std::uint32_t fnIndex, std::size_t 
     throw Fault("stack overflow: more than " + str(kMaxFrames) + " nested calls");
   const Function& fn = m.functions[fnIndex];
   std::size_t base = stack_.size();
+  // Frames live on a host stack of Values: its size counts against the memory limit.
+  if ((base + fn.numRegs) * sizeof(Value) > memoryLimit() / 2)
+    throw Fault("stack overflow: the call stack would need more than half the memory limit (" +
+                describeBytes(memoryLimit()) + ")");
   stack_.resize(base + fn.numRegs, Value{0});
   std::size_t ownedBegin = owned_.size();
   for (std::size_t i = 0; i < fn.params.size(); ++i) {
@@ -356,8 +362,13 @@ void Interpreter::run(const Module& m, std::uint32_t entry) {
   allocateGlobals(m);
   indexStrings(m);
   gInterruptRequested = false;
-  pushFrame(m, entry, 0, 0);
   try {
+    try {
+      pushFrame(m, entry, 0, 0);
+    } catch (const std::exception& e) {
+      const Function& f = m.functions[entry];
+      throw RuntimeError(f.locs.empty() ? SourceLoc{} : f.locs[0], e.what());
+    }
     execute(m);
   } catch (...) {
     while (!frames_.empty()) popFrame(m);
@@ -891,6 +902,12 @@ void Interpreter::execute(const Module& m) {
     }
   } catch (const RuntimeError&) {
     throw;
+  } catch (const std::bad_alloc&) {
+    out_.flush();
+    RuntimeError error(fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc],
+                       "out of memory (the system could not allocate more)");
+    traceCallers(m, frames_.size(), error);
+    throw error;
   } catch (const std::exception& e) {
     // Fault, BackendError (out of memory, device faults), TableFileError: locate it.
     out_.flush();
