@@ -3,7 +3,8 @@
 #   1. the normal build (with the CUDA backend compiled when nvcc is present): unit tests,
 #      golden language tests, GPU tests (skipped without a GPU);
 #   2. an ASan + UBSan build (clang-14) of the unit and golden tests;
-#   3. the libFuzzer target for the front end, 60 s on the seed corpus.
+#   3. the three libFuzzer targets (front end, module loader + verifier + interpreter, data-file
+#      readers), 60 s each on their seed corpora.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -25,11 +26,16 @@ cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest -j"$jobs" --output-on-failure -LE "fuzz|perf") | tee "$logs/ctest-asan.txt"
 
-echo "=== 3/3 fuzzing the front end for ${fuzz_seconds}s"
-mkdir -p build-asan/fuzz-corpus
-./build-asan/bin/star_frontend_fuzzer -max_total_time="$fuzz_seconds" -max_len=65536 \
-  -timeout=10 -rss_limit_mb=4096 build-asan/fuzz-corpus tests/fuzz/corpus 2>&1 | tail -5
-echo "fuzz: no crashes in ${fuzz_seconds}s"
+echo "=== 3/3 fuzzing for ${fuzz_seconds}s per target (front end, module loader + VM, data readers)"
+for target in frontend:corpus module:corpus-module data:corpus-data; do
+  name=${target%%:*}
+  seeds=${target#*:}
+  mkdir -p "build-asan/fuzz-$name"
+  # A crash, a leak or a timeout makes the fuzzer exit non-zero, and this script with it.
+  ./build-asan/bin/star_${name}_fuzzer -max_total_time="$fuzz_seconds" -max_len=65536 \
+    -timeout=10 -rss_limit_mb=2048 "build-asan/fuzz-$name" "tests/fuzz/$seeds" 2>&1 | tail -3
+  echo "fuzz $name: no crashes in ${fuzz_seconds}s"
+done
 
 # One closing line over both ctest runs.
 total_pass=0; total_fail=0

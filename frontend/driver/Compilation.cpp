@@ -66,6 +66,10 @@ bool Compilation::compileStreaming(const std::string& path, bool generateCode,
     program_ = parseSource(sources_, file, ParseMode::Program, diags_);
     if (!program_ || !loader_.load(*program_, units_)) return false;
     return check() && (!generateCode || generate());
+  } catch (const ParseInterrupted&) {
+    diags_.setOutput(out);
+    diags_.error({file, 0, 0}, "interrupted");
+    return false;
   } catch (const ProgramReader::TooDeepAt& deep) {
     diags_.setOutput(out);
     diags_.resetCounts();

@@ -6,6 +6,7 @@
 #include "StarLexer.h"
 #include "StarParser.h"
 #include "antlr4-runtime.h"
+#include "core/Interrupt.h"
 #include "frontend/parse/AstBuilder.h"
 
 namespace star {
@@ -125,6 +126,7 @@ struct TooDeep {
 class DepthGuard : public antlr4::tree::ParseTreeListener {
  public:
   void enterEveryRule(antlr4::ParserRuleContext* ctx) override {
+    if (gInterruptRequested.load(std::memory_order_relaxed)) throw ParseInterrupted{};
     if (++depth_ > kMaxParseDepth) {
       TooDeep deep;
       if (antlr4::Token* t = ctx->getStart()) {
@@ -253,6 +255,8 @@ std::unique_ptr<Program> parseWhole(const std::string& text, std::uint32_t file,
     return builder.hasErrors() ? nullptr : std::move(p);
   } catch (const TooDeep& deep) {
     reportTooDeep(deep, file, diags);
+  } catch (const ParseInterrupted&) {
+    diags.error({file, 0, 0}, "interrupted");
   }
   return nullptr;
 }
@@ -390,6 +394,9 @@ std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t
       // A syntax error (or input SLL cannot decide): the whole file the usual way.
     } catch (const ProgramReader::TooDeepAt& deep) {
       reportTooDeep(TooDeep{deep.line, deep.col}, file, diags);
+      return nullptr;
+    } catch (const ParseInterrupted&) {
+      diags.error({file, 0, 0}, "interrupted");
       return nullptr;
     }
   }

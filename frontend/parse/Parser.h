@@ -18,6 +18,9 @@ enum class ParseMode { Program, Unit, ReplInput, ReplExpr };
 std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
                                      ParseMode mode, Diagnostics& diags);
 
+// Thrown out of a parse by Ctrl-C (core/Interrupt.h); parseSource reports it as an error.
+struct ParseInterrupted {};
+
 // A program (or unit) read one piece at a time: its head and declarations, then (a program) the
 // statements of its main body one by one, so that a driver can compile a long program statement
 // by statement. Any syntax problem throws NeedsWholeParse: parse the whole file with

@@ -125,7 +125,10 @@ std::string serializeModule(const Module& m) {
   }
   w.u32(m.entry);
 
-  std::string payload = std::move(w.bytes());
+  return sealModulePayload(w.bytes());
+}
+
+std::string sealModulePayload(const std::string& payload) {
   Writer out;
   out.bytes().append(kMagic, sizeof kMagic);
   out.u32(kModuleVersion);

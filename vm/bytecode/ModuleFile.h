@@ -17,6 +17,9 @@ struct ModuleFormatError : std::runtime_error {
 
 std::string serializeModule(const Module& m);
 Module deserializeModule(const std::string& bytes);  // throws ModuleFormatError
+// A module file around `payload` (magic, version, size, checksum): for the fuzzer, which mutates
+// payloads that would otherwise almost never pass the checksum.
+std::string sealModulePayload(const std::string& payload);
 
 // Everything a running VM relies on (vm/bytecode/Verifier.cpp): opcodes exist, operands are in
 // range, jumps land on instruction boundaries, every function ends in RET, HALT or JMP, every

@@ -18,8 +18,6 @@
 
 namespace star {
 
-std::atomic<bool> gInterruptRequested{false};
-
 namespace {
 
 // A runtime error without a location yet; execute() attaches the current instruction's.
@@ -334,6 +332,12 @@ void ExecutionStats::print(std::ostream& out, const std::string& backendName,
 
 // ---------------------------------------------------------------- the loop
 
+void Interpreter::poll() {
+  if (gInterruptRequested) throw Fault("interrupted");
+  if (budgetLeft_ && --budgetLeft_ == 0)
+    throw Fault("the run used up its budget of " + str(budget_) + " loop iterations and calls");
+}
+
 void Interpreter::allocateGlobals(const Module& m) {
   for (std::size_t g = globals_.size(); g < m.globals.size(); ++g) {
     SlotKind kind = m.globals[g].kind;
@@ -362,6 +366,7 @@ void Interpreter::run(const Module& m, std::uint32_t entry) {
   allocateGlobals(m);
   indexStrings(m);
   gInterruptRequested = false;
+  budgetLeft_ = budget_ ? budget_ + 1 : 0;
   try {
     try {
       pushFrame(m, entry, 0, 0);
@@ -483,23 +488,23 @@ void Interpreter::execute(const Module& m) {
         // ---- control
         // Loops end in a backward jump: that is where an interrupt (Ctrl-C) is noticed.
         case Op::JMP:
-          if (a[0] <= instrPc && gInterruptRequested) throw Fault("interrupted");
+          if (a[0] <= instrPc) poll();
           pc = a[0];
           break;
         case Op::JMPF:
           if (!I(0)) {
-            if (a[1] <= instrPc && gInterruptRequested) throw Fault("interrupted");
+            if (a[1] <= instrPc) poll();
             pc = a[1];
           }
           break;
         case Op::JMPT:
           if (I(0)) {
-            if (a[1] <= instrPc && gInterruptRequested) throw Fault("interrupted");
+            if (a[1] <= instrPc) poll();
             pc = a[1];
           }
           break;
         case Op::CALL: {
-          if (gInterruptRequested) throw Fault("interrupted");
+          poll();
           frames_.back().pc = pc;
           std::size_t argBase = base_ + a[1];
           const Function& callee = m.functions[a[0]];

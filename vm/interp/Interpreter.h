@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Interrupt.h"
 #include "core/SourceLoc.h"
 #include "vm/backend/Backend.h"
 #include "vm/bytecode/Module.h"
@@ -37,8 +38,6 @@ struct RuntimeError : std::runtime_error {
   static constexpr std::size_t kMaxCallers = 10;
 };
 
-// Set from a signal handler (Ctrl-C in the REPL); polled at loop back-edges and calls.
-extern std::atomic<bool> gInterruptRequested;
 
 // Per-opcode execution counts and host time (`star run --stats`).
 struct ExecutionStats {
@@ -59,6 +58,9 @@ class Interpreter {
   // Whether procedures declared `native` may run as their backend's fused implementation
   // (`star run --no-native` turns this off: every procedure runs its Star body).
   void enableNatives(bool on) { nativesOn_ = on; }
+  // Bounds a run to `n` loop iterations (backward jumps) and calls (0: no bound), for fuzzing and
+  // generated programs: beyond it the run stops with a runtime error.
+  void setBudget(std::uint64_t n) { budget_ = n; }
   std::uint64_t nativeCalls() const { return nativeCalls_; }
   const ExecutionStats& stats() const { return stats_; }
   Backend& backend() { return backend_; }
@@ -147,6 +149,8 @@ class Interpreter {
   const Module* lastModule_ = nullptr;
   bool statsOn_ = false;
   bool nativesOn_ = true;
+  std::uint64_t budget_ = 0, budgetLeft_ = 0;
+  void poll();  // at back-edges and calls: Ctrl-C and the budget
   std::uint64_t nativeCalls_ = 0;
   ExecutionStats stats_;
   std::vector<std::uint64_t> scratch_;
