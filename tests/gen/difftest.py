@@ -19,7 +19,9 @@ are the same in every configuration: nothing is normalised.
 The first configuration is the reference; each other one is compared with it. A failure is: a
 difference in stdout, stderr or exit status; a timeout; a crash (a signal, an exit status >= 128,
 or a sanitizer report on stderr); or an exit status other than 0 and 2 (a generated program is
-valid, so status 1 means that the generator or the compiler is wrong). Each failure is saved under
+valid, so status 1 means that the generator or the compiler is wrong); an `oracle failed: NAME`
+message (a generated self-check of a property of the builtins, such as VAL(BIN(n, k)) = n, that
+does not hold). Each failure is saved under
 the failures directory (the program, every configuration's output, a repro.sh) and summarised on
 one line. The last line is `difftest: N passed, M failed`; the exit status is 1 when M > 0.
 """
@@ -48,6 +50,7 @@ DEFAULT_CONFIGS = [
     ('nonative', '{star} run --no-native {prog} {args}'),
 ]
 
+ORACLE = re.compile(r'oracle failed')
 SANITIZER = re.compile(r'AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer|ThreadSanitizer|'
                        r'MemorySanitizer|\.(?:c|cc|cpp|cu|h|hpp):\d+:\d+: runtime error:')
 
@@ -145,6 +148,9 @@ def check_program(name, text, configs, star, timeout, workroot):
             res.problems.append(f'{cname}: crash (status {st})')
         elif SANITIZER.search(err.decode('utf-8', 'replace')):
             res.problems.append(f'{cname}: sanitizer report')
+        elif ORACLE.search(err.decode('utf-8', 'replace')):
+            m = re.search(r'oracle failed: \w+', err.decode('utf-8', 'replace'))
+            res.problems.append(f'{cname}: {m.group(0) if m else "oracle failed"}')
         elif st not in (0, 2):
             first = err.decode('utf-8', 'replace').strip().splitlines()[:1]
             res.problems.append(f'{cname}: status {st} ({first[0] if first else "no message"})')

@@ -174,8 +174,8 @@ class Gen:
         self.comment_rate = r.choice([0.0, 0.02, 0.08])
         # lengths and shapes used by this program
         pool = [0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200]
-        big = [63, 64, 65, 127, 128, 129, 200, 32, 33]
-        self.lens = sorted(set(r.sample(pool, r.randint(3, 6)) + r.sample(big, r.randint(1, 3))))
+        bigpool = [63, 64, 65, 127, 128, 129, 200, 32, 33]
+        self.lens = sorted(set(r.sample(pool, r.randint(3, 6)) + r.sample(bigpool, r.randint(1, 3))))
         dims = [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200]
         self.shapes = []
         for _ in range(r.randint(1, 4)):
@@ -537,7 +537,7 @@ class Gen:
             L = self.pick_len()
             e = self.gen_bits(c, r.choice(['slice', 'word']), L, d - 1)
             return self.call(self.bi(r.choice(['NUMB', 'FND'])), [e], 0, L)
-        if k == 3:
+        if k == 3 and not c.nocalls:
             vs = [v for v in self.visible(c, ('slice', 'word')) if v.assignable()
                   and not (c.pure and (v.owner is not c.routine or v.byref))]
             if vs:
@@ -1122,6 +1122,10 @@ class Gen:
             s = self.guarded_round(c, ind)
             if s:
                 return s
+        if r.random() < 0.5:
+            s = self.oracle_stmt(c, ind)
+            if s:
+                return s
         if k < 94 and self.use_errors and not c.pure and r.random() < 0.3:
             cond = self.binop('and', self.gen_bool(c, 2), self.gen_bool(c, 1), P_MUL)
             msg = self.strlit(r.choice(['data-dependent stop', "stop: it's here", 'x=1 \u2717']))
@@ -1597,6 +1601,123 @@ class Gen:
             return [f"{pad}{self.kw('if')} {cond.t} {self.kw('then')} {self.kw(what)} {self.kw('else')}"]
         return [f"{pad}{self.kw('if')} {cond.t} {self.kw('then')} {self.kw(what)}"]
 
+    # -------------------------------------------------- oracles: relations that must hold
+
+    def oracle_stmt(self, c, ind):
+        """`if not (relation) then ERROR('oracle failed: NAME')`: a property of the builtins that
+        holds in every configuration; difftest.py reports the message as a failure. The operands
+        are built without calls and STEP, so that evaluating them twice gives the same value."""
+        r = self.r
+        pad = '  ' * ind
+        old = c.nocalls
+        c.nocalls = True
+        try:
+            name, rel = self.oracle_relation(c)
+        finally:
+            c.nocalls = old
+        if rel is None:
+            return None
+        msg = self.strlit('oracle failed: ' + name)
+        return [f"{pad}{self.kw('if')} {self.kw('not')} ({rel}) {self.kw('then')} {self.bi('ERROR')}({msg})"]
+
+    def oracle_relation(self, c):
+        r = self.r
+        bi, kw = self.bi, self.kw
+        k = r.randrange(20)
+        kind = r.choice(['slice', 'word'])
+        L = self.pick_len()
+        if k == 0:
+            n = r.randint(1, 62)
+            x = self.gen_int_in(c, 0, (1 << n) - 1, 2)
+            return 'val_bin', f"{bi('VAL')}({bi('BIN')}({x.t}, {n})) = {self.paren(x).t}"
+        if k == 1:
+            n = r.randint(1, 64)
+            x = self.gen_int_in(c, -(1 << (n - 1)), (1 << (n - 1)) - 1, 2) if n < 64 else self.gen_int(c, 2)
+            return 'sval_sbin', f"{bi('SVAL')}({bi('SBIN')}({x.t}, {n})) = {self.paren(x).t}"
+        a = self.gen_bits(c, kind, L, 2)
+        if k == 2:
+            return 'convert_convert', f"{bi('CONVERT')}({bi('CONVERT')}({a.t})) = {self.paren(a).t}"
+        if k == 3:
+            return 'numb_not', f"{bi('NUMB')}({a.t}) + {bi('NUMB')}({kw('not')} ({a.t})) = {bi('LEN')}({a.t})"
+        if k == 4:
+            return 'frst', (f"(({bi('FRST')}({a.t}) {kw('and')} ({a.t})) = {bi('FRST')}({a.t})) {kw('and')} "
+                            f"({bi('NUMB')}({bi('FRST')}({a.t})) <= 1) {kw('and')} "
+                            f"({bi('SOME')}({a.t}) = {bi('SOME')}({bi('FRST')}({a.t})))")
+        b = self.gen_bits(c, kind, L, 2)
+        if k == 5:
+            return 'xor_xor', f"(({a.t}) {kw('xor')} ({b.t}) {kw('xor')} ({b.t})) = {self.paren(a).t}"
+        if k == 6:
+            return 'de_morgan', (f"({kw('not')} (({a.t}) {kw('and')} ({b.t}))) = "
+                                 f"({kw('not')} ({a.t}) {kw('or')} {kw('not')} ({b.t}))")
+        if k == 7:
+            return 'zero_fnd', (f"({bi('ZERO')}({a.t}) = ({bi('FND')}({a.t}) = 0)) {kw('and')} "
+                                f"({bi('SOME')}({a.t}) <> {bi('ZERO')}({a.t})) {kw('and')} "
+                                f"({bi('FND')}({a.t}) = {bi('FND')}({bi('FRST')}({a.t})))")
+        # words
+        a = self.gen_bits(c, 'word', L, 2)
+        b = self.gen_bits(c, 'word', L, 2)
+        if k == 8:
+            return 'add_subt', (f"({bi('ADD')}({bi('SUBT')}({a.t}, {b.t}), {b.t}) = {self.paren(a).t}) {kw('and')} "
+                                f"({bi('ADD')}({a.t}, {b.t}) = {bi('ADD')}({b.t}, {a.t}))")
+        if k == 9:
+            return 'compare', (f"({bi('EQ')}({a.t}, {b.t}) = (({a.t}) = ({b.t}))) {kw('and')} "
+                               f"({bi('LESS')}({a.t}, {b.t}) = {kw('not')} {bi('GREATEQ')}({a.t}, {b.t})) {kw('and')} "
+                               f"({bi('GREAT')}({a.t}, {b.t}) = {bi('LESS')}({b.t}, {a.t})) {kw('and')} "
+                               f"({bi('LESSEQ')}({a.t}, {b.t}) <> {bi('GREAT')}({a.t}, {b.t})) {kw('and')} "
+                               f"({bi('NOTEQ')}({a.t}, {b.t}) = (({a.t}) <> ({b.t})))")
+        if k == 10:
+            L = r.choice([l for l in self.lens if l <= 63] + [1, 5, 62, 63])
+            a = self.gen_bits(c, 'word', L, 2)
+            b = self.gen_bits(c, 'word', L, 2)
+            return 'less_val', (f"({bi('LESS')}({a.t}, {b.t}) = ({bi('VAL')}({a.t}) < {bi('VAL')}({b.t}))) {kw('and')} "
+                                f"({bi('VAL')}({bi('ADD')}({a.t}, {b.t})) = ({bi('VAL')}({a.t}) + {bi('VAL')}({b.t})) {kw('mod')} {1 << L})"
+                                if L <= 61 else
+                                f"{bi('LESS')}({a.t}, {b.t}) = ({bi('VAL')}({a.t}) < {bi('VAL')}({b.t}))")
+        if k == 11 and L >= 1:
+            i = r.randint(1, L)
+            j = r.randint(i, L)
+            return 'trim_rep', (f"({bi('TRIM')}(1, {L}, {a.t}) = {self.paren(a).t}) {kw('and')} "
+                                f"({bi('LEN')}({bi('TRIM')}({i}, {j}, {a.t})) = {j - i + 1}) {kw('and')} "
+                                f"({bi('CONVERT')}({bi('TRIM')}({i}, {j}, {a.t})) = "
+                                f"{bi('CONVERT')}({bi('TRIM')}({i}, {j}, {bi('CONVERT')}({bi('CONVERT')}({a.t})))))")
+        if k == 12:
+            x = self.gen_real(c, 2)
+            return 'fval_fbin', (f"({bi('FVAL')}({bi('FBIN')}({x.t}, 64)) = ({x.t})) {kw('or')} (({x.t}) <> ({x.t}))")
+        if k == 13:
+            w = self.gen_bits(c, 'word', 64, 2)
+            return 'fbin_fval', f"{bi('FBIN')}({bi('FVAL')}({w.t}), 64) = {self.paren(w).t}"
+        if k == 14:
+            x = self.gen_int_in(c, -B, B, 2)
+            d = r.choice([1, 2, 3, 7, -1, -5, 64, 1000])
+            return 'div_mod', (f"(({x.t}) {kw('div')} {d}) * {d} + (({x.t}) {kw('mod')} {d}) = {self.paren(x).t}")
+        if k == 15:
+            ts = [t for t in self.tables(c) if t.R >= 1 and t.C >= 1]
+            if ts:
+                t = r.choice(ts)
+                i = self.pure_int_in(c, 1, t.R)
+                j = self.pure_int_in(c, 1, t.C)
+                tn = self.nm(t.name)
+                return 'row_col', (f"{bi('TRIM')}({j.t}, {j.t}, {bi('ROW')}({i.t}, {tn})) = "
+                                   f"{bi('TRIM')}({i.t}, {i.t}, {bi('CONVERT')}({bi('COL')}({j.t}, {tn})))")
+        if k == 16:
+            vs = [v for v in self.visible(c, ('slice', 'word')) if v.L and v.L >= 1]
+            if vs:
+                v = r.choice(vs)
+                i = self.pure_int_in(c, 1, v.L)
+                conv = f"{bi('CONVERT')}({self.nm(v.name)})" if v.kind == 'slice' else self.nm(v.name)
+                return 'component', f"{bi('VAL')}({bi('TRIM')}({i.t}, {i.t}, {conv})) = {self.nm(v.name)}({i.t})"
+        if k == 17:
+            x = self.gen_int(c, 2)
+            if x.lo > INT_MIN:
+                return 'abs', f"({bi('ABS')}({x.t}) >= 0) {kw('and')} ({bi('ABS')}({x.t}) = {bi('ABS')}(-({x.t})))"
+        if k == 18 and L >= 1:
+            n = min(L, 62)
+            return 'bin_val', f"{bi('BIN')}({bi('VAL')}({bi('TRIM')}(1, {n}, {a.t})), {n}) = {bi('TRIM')}(1, {n}, {a.t})"
+        if k == 19:
+            return 'sbin_sval', (f"{bi('SBIN')}({bi('SVAL')}({bi('TRIM')}(1, {max(1, min(L, 64))}, {a.t})), "
+                                 f"{max(1, min(L, 64))}) = {bi('TRIM')}(1, {max(1, min(L, 64))}, {a.t})") if L >= 1 else None
+        return 'len', f"{bi('LEN')}({a.t}) = {L}"
+
     def guarded_round(self, c, ind):
         r = self.r
         pad = '  ' * ind
@@ -2029,6 +2150,20 @@ class Gen:
             rt.in_unit = True
         lines = [f"{self.kw('unit')} {name};"] + self.decl_chunks()
         lines += [rt.text for rt in self.routines]
+        # a procedure that fails in several ways, inside the unit, under a recursion
+        ue = self.fresh('uerr')
+        kw = self.kw
+        lines.append(f"""{kw('procedure')} {ue}(d, k: {kw('integer')});
+{kw('var')} w: {kw('word')}(3); T: {kw('table')}(2, 2);
+{kw('begin')}
+  {kw('if')} d > 0 {kw('then')} {ue}(d - 1, k)
+  {kw('else')} {kw('if')} k = 0 {kw('then')} ERROR('unit ' + 'failed')
+  {kw('else')} {kw('if')} k = 1 {kw('then')} writeln(7 {kw('div')} (k - 1))
+  {kw('else')} {kw('if')} k = 2 {kw('then')} writeln(w(k + 2))
+  {kw('else')} {kw('if')} k = 3 {kw('then')} ROW(k, T) := %11
+  {kw('else')} writeln(BIN(-k, 8), w, T)
+{kw('end')};""".replace("ERROR('unit ' + 'failed')", "ERROR('unit failed')"))
+        self.unit_err = ue
         lines.append(self.kw('end') + '.')
         self.files[name + '.star'] = '\n'.join(lines) + '\n'
         self.unit_name = name
@@ -2559,9 +2694,13 @@ class Gen:
                  'strtoint_bad', 'neg_len', 'neg_table', 'paramstr', 'error', 'stack', 'load_missing',
                  'load_shape', 'loadnum_bad', 'size_varparam']
         if 'sort' in self.units:
-            kinds += ['sort_kind', 'sort_len', 'sort_size']
+            kinds += ['sort_kind', 'sort_len', 'sort_size', 'sort_first', 'sort_xsize']
         if 'assoc' in self.units:
-            kinds += ['assoc_size', 'assoc_col']
+            kinds += ['assoc_size', 'assoc_col', 'ext_field', 'ext_xsize', 'ext_zsize', 'addw_vsize']
+        if self.user_natives:
+            kinds += ['unative_bad'] * 2
+        if self.unit_name:
+            kinds += ['unit_error'] * 3
         if 'graphs' in self.units:
             kinds += ['closure_tall']
         if 'nbody' in self.units:
@@ -2785,6 +2924,42 @@ class Gen:
                 st = [f'CLOSURE({r.choice(ts).name})']
             else:
                 st = [f"CLOSURE({self.err_table(designated=True).name})", f"{bi('ERROR')}('after closure')"]
+        elif kind in ('sort_first', 'sort_xsize'):
+            t = self.err_table(designated=True)
+            if kind == 'sort_first':
+                st = [f'{z} := 0', f"SORT({t.name}, {anys(t.R)}, {z}, 1, 0, {kw('false')})"]
+            else:
+                st = [f"{s} := {anys(t.R + 1)}", f"SORT({t.name}, {s}, 1, 1, 1, {kw('true')})"]
+        elif kind in ('ext_field', 'ext_xsize', 'ext_zsize', 'addw_vsize'):
+            t = self.err_table(designated=True)
+            f = r.choice(['MINROWF', 'MAXROWF'])
+            if kind == 'ext_field':
+                st = [f'{z} := {t.C}', f"{f}({t.name}, {anys(t.R)}, {z}, 2, {s})"]
+            elif kind == 'ext_xsize':
+                st = [f"{s} := {anys(t.R + r.choice([1, 64]))}", f"{r.choice(['MINROW', 'MAXROW'])}({t.name}, {s}, {s})"]
+            elif kind == 'ext_zsize':
+                zs = [v for v in self.globals.values() if v.kind == 'slice' and v.sized and v.assignable()
+                      and v.L != t.R]
+                if zs:
+                    st = [f"{r.choice(['MINROW', 'MAXROW'])}({t.name}, {anys(t.R)}, {r.choice(zs).name})"]
+                else:
+                    st = [f"{f}({t.name}, {anys(t.R)}, 1, {t.C + 1}, {s})"]
+            else:
+                g = r.choice(['ADDW', 'SUBW'])
+                st = [f"{w} := {anyw(t.C + 1)}", f"{g}({t.name}, {anys(t.R)}, {w})"]
+        elif kind == 'unative_bad':
+            t = self.err_table(designated=True)
+            which = r.choice(self.user_natives)
+            if which == 'uclosure':
+                tall = [u for u in self.globals.values() if u.kind == 'table' and not u.flex
+                        and u.assignable() and u.R > u.C]
+                st = [f'uclosure({(r.choice(tall) if tall else t).name})']
+            elif which == 'uext':
+                st = [f'{z} := {t.C}', f"uext({t.name}, {anys(t.R)}, {z}, 3, {kw('true')}, {s})"]
+            else:
+                st = [f'{z} := {t.C + 1}', f"{which}({t.name}, {anys(t.R)}, {z}, %1)"]
+        elif kind == 'unit_error':
+            st = [f'{self.unit_err}({r.choice([0, 1, 5, 12])}, {r.randint(0, 4)})']
         elif kind == 'nbody_cols':
             t = self.err_table(designated=True)
             st = [f"NB_FORCES({t.name}, {t.name}, {self.err_table()})"]
@@ -2975,7 +3150,7 @@ class Gen:
         E = self.fresh('nbe')
         for n, sized in ((P, None), (E, None)):
             self.add_global(Var(n, 'table', role='err'))
-        self.add_global(Var(C, 'table', role='err', sized=True), '4, 192')
+        self.add_global(Var(C, 'table', R=4, C=192, role='err', sized=True), '4, 192')
         steps = r.randint(0, 3)
         return [f'  NB_CRYSTAL(1, {r.choice(["5.5", "4.0", "6.25"])}, {P});',
                 f'  NB_COEF({C}, 0, 0, 4.0, 1.75, 12.0);',
