@@ -1,6 +1,8 @@
 #include "cli/Commands.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <tuple>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -95,11 +97,27 @@ void loadProgram(const CommandLine& cl, LoadedProgram& out) {
 
 }  // namespace
 
+// --explain-loops: each loop, in source order, and how it runs.
+void explainLoops(const Compilation& c) {
+  std::vector<LoopReport> loops = c.loopReports();
+  std::stable_sort(loops.begin(), loops.end(), [](const LoopReport& a, const LoopReport& b) {
+    return std::tie(a.loc.file, a.loc.line, a.loc.col) < std::tie(b.loc.file, b.loc.line, b.loc.col);
+  });
+  for (const LoopReport& l : loops) {
+    std::cout << printable(c.sources().path(l.loc.file)) << ":" << l.loc.line << ":" << l.loc.col << ": "
+              << l.kind << ": ";
+    if (l.form != ParallelForm::None) std::cout << "parallel (" << parallelFormName(l.form) << ")\n";
+    else std::cout << "sequential: " << l.whyNot << "\n";
+  }
+}
+
 int commandCheck(const CommandLine& cl) {
   Compilation c(std::cerr, compileOptions(cl));
   if (!cl.dumpAst) {
     auto input = readInput(cl.file);
-    return input && c.checkText(input->name, std::move(input->bytes)) ? 0 : 1;
+    bool ok = input && c.checkText(input->name, std::move(input->bytes));
+    if (ok && cl.explainLoops) explainLoops(c);
+    return ok ? 0 : 1;
   }
   if (!c.parse(cl.file)) return 1;
   dumpAst(*c.program(), std::cout);
@@ -168,6 +186,7 @@ int commandRun(const CommandLine& cl) {
     vm.setArguments(cl.programArgs);
     vm.enableStats(cl.stats);
     vm.enableNatives(!cl.noNative);
+    vm.enableParallelLoops(!cl.noParallelLoops);
     std::signal(SIGINT, onInterrupt);
     try {
       vm.run(p.module, p.module.entry);
@@ -180,16 +199,19 @@ int commandRun(const CommandLine& cl) {
     if (cl.stats) {
       vm.stats().print(std::cerr, backend->name(), backend->device());
       std::cerr << "native procedure calls: " << vm.nativeCalls() << "\n";
+      const auto& ps = vm.parallelStats();
+      std::cerr << "parallel loops: " << ps.parallel << " run in parallel (" << ps.iterations
+                << " iterations), " << ps.sequential << " sequentially\n";
     }
   }
   return status;
 }
 
 int commandOpcodes() {
-  std::cout << "| # | name | operands | semantics |\n|---|---|---|---|\n";
+  std::cout << "| # | name | operands | access | semantics |\n|---|---|---|---|---|\n";
   for (std::uint32_t op = 0; op < kOpCount; ++op)
-    std::cout << "| " << op << " | `" << kOpInfo[op].name << "` | `" << kOpInfo[op].shape
-              << "` | " << kOpInfo[op].doc << " |\n";
+    std::cout << "| " << op << " | `" << kOpInfo[op].name << "` | `" << kOpInfo[op].shape << "` | `"
+              << kOpInfo[op].access << "` | " << kOpInfo[op].doc << " |\n";
   return 0;
 }
 

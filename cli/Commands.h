@@ -19,6 +19,8 @@ struct CommandLine {
   bool dumpAst = false;
   bool warnUnused = true;
   bool noNative = false;
+  bool noParallelLoops = false;  // --no-parallel-loops
+  bool explainLoops = false;     // check --explain-loops
   std::uint64_t maxMemory = 0;  // --max-memory; 0: the default
 };
 

@@ -49,6 +49,7 @@ int commandRepl(const CommandLine& cl) {
   options.interactive = interactive;
   options.stats = cl.stats;
   options.natives = !cl.noNative;
+  options.parallelLoops = !cl.noParallelLoops;
   repl::ReplSession session(options, std::cout, std::cerr);
   std::string error;
   if (!session.start(&error)) {

@@ -33,6 +33,8 @@ const char* kUsage =
     "  --stats                  after the run, print each opcode's count and time (stderr)\n"
     "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable)\n"
     "  --no-native              run standard-library procedures as their Star bodies\n"
+    "  --no-parallel-loops      run every loop sequentially (forall and the recognised idioms)\n"
+    "  --explain-loops          (check) say for each loop whether it runs in parallel, and why not\n"
     "  --max-memory=SIZE        the memory a run may use (8G, 512M; default: 3/4 of the RAM,\n"
     "                           at most 9/10 of the GPU's memory on the CUDA backend)\n"
     "  --dump-ast               (check) print the syntax tree\n"
@@ -78,6 +80,8 @@ int main(int argc, char** argv) {
     else if (a == "--stats") cl.stats = true;
     else if (a == "--dump-ast") cl.dumpAst = true;
     else if (a == "--no-native") cl.noNative = true;
+    else if (a == "--no-parallel-loops") cl.noParallelLoops = true;
+    else if (a == "--explain-loops") cl.explainLoops = true;
     else if (a.rfind("--max-memory=", 0) == 0) {
       cl.maxMemory = star::parseMemorySize(a.substr(13));
       if (cl.maxMemory == 0)

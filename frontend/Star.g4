@@ -61,6 +61,7 @@ statement
   | IF expr THEN thenS=statement? (ELSE elseS=statement?)?  # ifStmt
   | WHILE expr DO statement?                                # whileStmt
   | FOR ident ASSIGN from=expr dir=(TO | DOWNTO) to=expr DO statement? # forStmt
+  | FORALL ident IN expr DO statement?                      # forallStmt
   | REPEAT stmtList UNTIL expr                              # repeatStmt
   | compoundStmt                                            # blockStmt
   | BREAK                                                   # breakStmt
@@ -108,6 +109,8 @@ ELSE     : E L S E ;
 WHILE    : W H I L E ;
 DO       : D O ;
 FOR      : F O R ;
+FORALL   : F O R A L L ;
+IN       : I N ;
 TO       : T O ;
 DOWNTO   : D O W N T O ;
 REPEAT   : R E P E A T ;

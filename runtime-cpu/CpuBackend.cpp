@@ -4,9 +4,11 @@
 
 #include "core/MemoryLimit.h"
 #include "runtime-cpu/NBodyReference.h"
+#include "runtime-cpu/ParallelRun.h"
 #include "runtime-cpu/RowSort.h"
 #include "vm/backend/HandleTable.h"
 #include "vm/backend/NativeKernels.h"
+#include "vm/backend/ParallelPlan.h"
 
 #include <algorithm>
 #include <bit>
@@ -139,7 +141,7 @@ void shapeTable(Value& s, std::uint64_t rows, std::uint64_t cols) {
   s.cols = cols;
 }
 
-class CpuBackend final : public Backend, public NativeKernels {
+class CpuBackend final : public Backend, public NativeKernels, public ParallelExecutor, cpu::Storage {
  public:
   CpuBackend() : values_("cpu backend"), device_(cpuModel()) {}
 
@@ -404,6 +406,17 @@ class CpuBackend final : public Backend, public NativeKernels {
   // `column k |= column k` could touch it) nor row k (bit k of column i becomes 1 only where it
   // already is) changes, so row k is gathered once, before the column updates.
   NativeKernels* nativeKernels() override { return this; }
+
+  // ---- parallel loops (runtime-cpu/ParallelRun.cpp) -----------------------------------------
+  ParallelExecutor* parallelExecutor() override { return this; }
+  bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome) override {
+    return cpu::runParallel(plan, outcome, *this);
+  }
+  std::uint64_t* wordsOf(Handle h) override { return values_.at(h).words.data(); }
+  std::uint64_t rowsOf(Handle h) override { return values_.at(h).length; }
+  std::uint64_t colsOf(Handle h) override { return values_.at(h).cols; }
+  void assignBits(Handle h, std::uint64_t length, const std::uint64_t* w) override { writeBits(h, length, w); }
+
 
   bool transitiveClosure(Handle t) override {
     Value& s = tab(t);

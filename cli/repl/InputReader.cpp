@@ -22,6 +22,7 @@ namespace {
 const char* const kKeywords[] = {
     "const", "var",      "proc",    "procedure", "func",   "function", "begin",  "end",    "if",
     "then",  "else",     "while",   "do",        "for",    "to",       "downto", "repeat", "until",
+    "forall", "in",
     "break", "continue", "exit",    "not",       "and",    "or",       "xor",    "div",    "mod",
     "true",  "false",    "integer", "boolean",   "string", "real",     "slice",  "word",   "table"};
 

@@ -114,6 +114,13 @@ class GlobalUses {
         stmt(f->body.get());
         break;
       }
+      case StmtKind::Forall: {
+        auto* f = static_cast<const ForallStmt*>(s);
+        mark(f->symbol);
+        expr(f->set.get());
+        stmt(f->body.get());
+        break;
+      }
       case StmtKind::Repeat: {
         auto* r = static_cast<const RepeatStmt*>(s);
         stmts(r->body);
@@ -307,6 +314,7 @@ void ReplSession::newInterpreter() {
   vm_ = std::make_unique<Interpreter>(*backend_, vmOut_);
   vm_->enableStats(stats_);
   vm_->enableNatives(options_.natives);
+  vm_->enableParallelLoops(options_.parallelLoops);
 }
 
 void ReplSession::setStats(bool on) {
@@ -580,6 +588,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
 
   ExecutionStats before = vm_->stats();
   std::uint64_t nativesBefore = vm_->nativeCalls();
+  Interpreter::ParallelStats parallelBefore = vm_->parallelStats();
   bool failed = false;
   {
     InterruptGuard guard;
@@ -613,6 +622,10 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
     vmOut_.flush();
     diff.print(err_, backend_->name(), backend_->device());
     err_ << "native procedure calls: " << vm_->nativeCalls() - nativesBefore << "\n";
+    const Interpreter::ParallelStats& ps = vm_->parallelStats();
+    err_ << "parallel loops: " << ps.parallel - parallelBefore.parallel << " run in parallel ("
+         << ps.iterations - parallelBefore.iterations << " iterations), "
+         << ps.sequential - parallelBefore.sequential << " sequentially\n";
     err_.flush();
   }
 }

@@ -34,6 +34,7 @@ struct SessionOptions {
   bool interactive = false;             // on a terminal (the tty echoes ^C)
   bool stats = false;                   // :stats on from the start (--stats)
   bool natives = true;                  // false with --no-native: library procedures run their bodies
+  bool parallelLoops = true;            // false with --no-parallel-loops
 };
 
 // Forwards to another stream buffer and remembers whether the output ends with a newline, so

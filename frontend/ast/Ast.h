@@ -89,7 +89,28 @@ struct BinaryExpr : Expr {
 };
 
 // ------------------------------------------------------------------ statements
-enum class StmtKind : std::uint8_t { Assign, Call, If, While, For, Repeat, Block, Break, Continue, Exit };
+enum class StmtKind : std::uint8_t {
+  Assign, Call, If, While, For, Repeat, Block, Break, Continue, Exit, Forall
+};
+
+// How a loop runs its iterations at once (docs/LANGUAGE.md, "Parallel loops"): a `forall`, or a
+// sequential loop of one of the papers' idioms that the compiler proved independent.
+enum class ParallelForm : std::uint8_t {
+  None,
+  Forall,     // forall i in x do BODY
+  StepWhile,  // i := STEP(x); while i > 0 do begin BODY; i := STEP(x) end
+  SomeStep,   // while SOME(X) do begin i := STEP(X); BODY end
+  ForIf,      // for i := a to b do if X(i) = 1 then BODY
+};
+const char* parallelFormName(ParallelForm f);
+
+// Filled by the parallel-loop analysis (frontend/sema/ParallelLoops.cpp).
+struct LoopParallelism {
+  ParallelForm form = ParallelForm::None;
+  Symbol* index = nullptr;     // i
+  Symbol* selector = nullptr;  // x or X (idioms)
+  std::string whyNot;          // why a loop of an idiom's shape stays sequential (--explain-loops)
+};
 
 struct Stmt {
   explicit Stmt(StmtKind k, SourceLoc l) : kind(k), loc(l) {}
@@ -117,6 +138,7 @@ struct WhileStmt : Stmt {
   WhileStmt(SourceLoc l) : Stmt(StmtKind::While, l) {}
   ExprPtr cond;
   StmtPtr body;
+  LoopParallelism parallel;
 };
 struct ForStmt : Stmt {
   ForStmt(SourceLoc l) : Stmt(StmtKind::For, l) {}
@@ -126,6 +148,18 @@ struct ForStmt : Stmt {
   ExprPtr from, to;
   bool down = false;
   StmtPtr body;
+  LoopParallelism parallel;
+};
+// forall i in x do BODY: BODY for every i where the value x had at the start has a 1, as if at
+// once; independence is proved by the checker.
+struct ForallStmt : Stmt {
+  ForallStmt(SourceLoc l) : Stmt(StmtKind::Forall, l) {}
+  std::string var;
+  SourceLoc varLoc;
+  Symbol* symbol = nullptr;
+  ExprPtr set;
+  StmtPtr body;
+  LoopParallelism parallel;
 };
 struct RepeatStmt : Stmt {
   RepeatStmt(SourceLoc l) : Stmt(StmtKind::Repeat, l) {}

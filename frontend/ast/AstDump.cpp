@@ -144,6 +144,15 @@ class Dumper {
         --depth_;
         break;
       }
+      case StmtKind::Forall: {
+        auto* f = static_cast<const ForallStmt*>(s);
+        line("Forall " + f->var, s->loc);
+        ++depth_;
+        expr(f->set.get());
+        stmt(f->body.get());
+        --depth_;
+        break;
+      }
       case StmtKind::Repeat: {
         auto* r = static_cast<const RepeatStmt*>(s);
         line("Repeat", s->loc);

@@ -279,18 +279,37 @@ void CodeGen::stmt(Stmt* s) {
     case StmtKind::While: {
       // Rotated: the condition sits at the bottom, so an iteration costs one jump.
       auto& w = static_cast<WhileStmt&>(*s);
+      std::int64_t parallel = -1;
+      if (w.parallel.form != ParallelForm::None)
+        parallel = beginParallelLoop(w.parallel.form == ParallelForm::StepWhile ? LoopForm::StepWhile
+                                                                                 : LoopForm::SomeStep,
+                                     operand(*w.parallel.selector), operand(*w.parallel.index), s->loc);
       std::uint32_t toCond = emit(Op::JMP, {0}, s->loc);
       std::uint32_t top = here();
       fs_.loops.emplace_back();
-      stmt(w.body.get());
+      if (parallel >= 0) {
+        // The body without the STEP that the idiom puts at its end (StepWhile) or start (SomeStep).
+        auto& body = static_cast<BlockStmt&>(*w.body).body;
+        bool stepFirst = w.parallel.form == ParallelForm::SomeStep;
+        if (stepFirst) stmt(body.front().get());
+        ParallelLoop& loop = fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)];
+        loop.bodyBegin = here();
+        for (std::size_t k = stepFirst ? 1 : 0; k + (stepFirst ? 0 : 1) < body.size(); ++k) stmt(body[k].get());
+        fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].bodyEnd = here();
+        if (!stepFirst) stmt(body.back().get());
+      } else {
+        stmt(w.body.get());
+      }
       for (auto at : fs_.loops.back().continues) patchJump(at, here());
       patchJump(toCond, here());
       std::uint32_t c = expr(w.cond.get());
       emit(Op::JMPT, {c, top}, w.cond->loc);
       for (auto at : fs_.loops.back().breaks) patchJump(at, here());
       fs_.loops.pop_back();
+      if (parallel >= 0) fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].exit = here();
       break;
     }
+    case StmtKind::Forall: forallStmt(static_cast<ForallStmt&>(*s)); break;
     case StmtKind::Repeat: {
       auto& r = static_cast<RepeatStmt&>(*s);
       std::uint32_t top = here();
@@ -334,9 +353,30 @@ void CodeGen::forStmt(ForStmt& f) {
   std::uint32_t counter = viaRef ? temp(SlotKind::Scalar) : operand(var);
   emit(Op::MOVE, {counter, from}, f.loc);
   if (viaRef) emit(Op::STREF, {operand(var), counter}, f.loc);
+  std::int64_t parallel = -1;
+  if (f.parallel.form == ParallelForm::ForIf && !viaRef) {
+    parallel = beginParallelLoop(LoopForm::ForIf, operand(*f.parallel.selector), counter, f.loc);
+    fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].first = from;
+    fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].last = limit;
+  }
   std::uint32_t top = here();
   fs_.loops.emplace_back();
-  stmt(f.body.get());
+  if (parallel >= 0) {
+    // `if X(i) = 1 then BODY`: the body is the then-part.
+    Stmt* body = f.body.get();
+    if (body->kind == StmtKind::Block) body = static_cast<BlockStmt*>(body)->body[0].get();
+    auto& cond = static_cast<IfStmt&>(*body);
+    std::size_t mark = tempMark();
+    std::uint32_t c = expr(cond.cond.get());
+    std::uint32_t jf = emit(Op::JMPF, {c, 0}, cond.cond->loc);
+    releaseTemps(mark);
+    fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].bodyBegin = here();
+    stmt(cond.thenS.get());
+    fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].bodyEnd = here();
+    patchJump(jf, here());
+  } else {
+    stmt(f.body.get());
+  }
   for (auto at : fs_.loops.back().continues) patchJump(at, here());
   if (viaRef) emit(Op::LDREF, {counter, operand(var)}, f.loc);
   // Stop at the limit before stepping, so a limit of maxint cannot overflow.
@@ -351,6 +391,47 @@ void CodeGen::forStmt(ForStmt& f) {
   patchJump(done, here());
   for (auto at : fs_.loops.back().breaks) patchJump(at, here());
   fs_.loops.pop_back();
+  if (parallel >= 0) fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].exit = here();
+}
+
+// forall i in x do BODY, as the sequential loop `S := x; i := STEP(S); while i > 0 do begin BODY;
+// i := STEP(S) end` (S hidden) behind a PFOR: i is 0 afterwards.
+void CodeGen::forallStmt(ForallStmt& f) {
+  std::uint32_t set = temp(SlotKind::Bits);
+  std::uint32_t v = expr(f.set.get(), set);
+  if (v != set) emit(Op::BCOPY, {set, v}, f.set->loc);
+  std::uint32_t index = operand(*f.symbol);
+  bool viaRef = f.symbol->byRef;
+  std::uint32_t counter = viaRef ? temp(SlotKind::Scalar) : index;
+  emit(Op::BSTEP, {counter, set}, f.loc);
+  std::int64_t parallel = viaRef ? -1 : beginParallelLoop(LoopForm::Forall, set, counter, f.loc);
+  std::uint32_t toCond = emit(Op::JMP, {0}, f.loc);
+  std::uint32_t top = here();
+  if (viaRef) emit(Op::STREF, {index, counter}, f.loc);
+  if (parallel >= 0) fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].bodyBegin = here();
+  stmt(f.body.get());
+  if (parallel >= 0) fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].bodyEnd = here();
+  emit(Op::BSTEP, {counter, set}, f.loc);
+  patchJump(toCond, here());
+  std::uint32_t zero = temp(SlotKind::Scalar), more = temp(SlotKind::Scalar);
+  emit(Op::LOADI, {zero, 0}, f.loc);
+  emit(Op::IGT, {more, counter, zero}, f.loc);
+  emit(Op::JMPT, {more, top}, f.loc);
+  if (viaRef) emit(Op::STREF, {index, counter}, f.loc);
+  if (parallel >= 0) fs_.fn->parallelLoops[static_cast<std::size_t>(parallel)].exit = here();
+}
+
+// A PFOR naming a new parallel loop of the function; the caller fills in its code ranges.
+std::int64_t CodeGen::beginParallelLoop(LoopForm form, std::uint32_t selector, std::uint32_t index,
+                                        SourceLoc loc) {
+  auto at = static_cast<std::uint32_t>(fs_.fn->parallelLoops.size());
+  ParallelLoop l;
+  l.form = form;
+  l.selector = selector;
+  l.index = index;
+  fs_.fn->parallelLoops.push_back(l);
+  emit(Op::PFOR, {at}, loc);
+  return at;
 }
 
 void CodeGen::writeVariable(Symbol& sym, Expr* value, SourceLoc loc) {

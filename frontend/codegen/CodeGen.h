@@ -76,6 +76,9 @@ class CodeGen {
   void writeVariable(Symbol& sym, Expr* value, SourceLoc loc);
   void callStmt(CallStmt& s);
   void forStmt(ForStmt& s);
+  void forallStmt(ForallStmt& s);
+  std::int64_t beginParallelLoop(LoopForm form, std::uint32_t selector, std::uint32_t index,
+                                 SourceLoc loc);
 
   // expressions: the result is in the returned register (dst when one was given and used)
   std::uint32_t expr(Expr* e, std::int64_t dst = -1);

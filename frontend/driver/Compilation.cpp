@@ -109,6 +109,7 @@ bool Compilation::streamProgram(std::uint32_t file, bool generateCode) {
     if (generating) gen.mainStatement(s.get());
   }
   checker.endProgram(*program_);
+  loopReports_ = checker.loopReports();
   if (diags_.hasErrors()) return false;
   if (generating) {
     gen.endProgram(*program_);
@@ -124,6 +125,7 @@ bool Compilation::check() {
   bool ok = true;
   for (auto& u : units_) ok &= checker.checkUnit(*u);
   ok &= checker.checkProgram(*program_);
+  loopReports_ = checker.loopReports();
   return ok && !diags_.hasErrors();
 }
 

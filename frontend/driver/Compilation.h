@@ -11,6 +11,7 @@
 #include "frontend/ast/Ast.h"
 #include "frontend/diag/Diagnostics.h"
 #include "frontend/driver/UnitLoader.h"
+#include "frontend/sema/ParallelLoops.h"
 #include "vm/bytecode/Module.h"
 
 namespace star {
@@ -45,6 +46,8 @@ class Compilation {
   Module takeModule() { return std::move(module_); }
   const SourceManager& sources() const { return sources_; }
   int errorCount() const { return diags_.errorCount(); }
+  // Every loop of the program and its units, and whether it runs in parallel (after checking).
+  const std::vector<LoopReport>& loopReports() const { return loopReports_; }
 
  private:
   bool compileStreaming(const std::string& path, bool generateCode, std::optional<std::string> text);
@@ -57,6 +60,7 @@ class Compilation {
   UnitLoader loader_;
   std::vector<std::unique_ptr<Program>> units_;  // in dependency order
   Module module_;
+  std::vector<LoopReport> loopReports_;
 };
 
 // The largest source file star reads (a bigger one is an error, not an endless read).

@@ -202,6 +202,14 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
     s->body = statement(f->statement());
     return s;
   }
+  if (auto* f = dynamic_cast<P::ForallStmtContext*>(ctx)) {
+    auto s = std::make_unique<ForallStmt>(l);
+    s->var = ident(f->ident());
+    s->varLoc = loc(f->ident());
+    s->set = expr(f->expr());
+    s->body = statement(f->statement());
+    return s;
+  }
   if (auto* r = dynamic_cast<P::RepeatStmtContext*>(ctx)) {
     auto s = std::make_unique<RepeatStmt>(l);
     stmtList(r->stmtList(), s->body);

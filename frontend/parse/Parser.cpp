@@ -91,6 +91,7 @@ class ErrorListener : public antlr4::BaseErrorListener {
   static bool startsStatement(std::size_t type) {
     switch (type) {
       case StarLexer::IDENT: case StarLexer::IF: case StarLexer::WHILE: case StarLexer::FOR:
+      case StarLexer::FORALL:
       case StarLexer::REPEAT: case StarLexer::BEGIN: case StarLexer::BREAK:
       case StarLexer::CONTINUE: case StarLexer::EXIT:
         return true;

@@ -7,6 +7,7 @@
 #include "core/NativeTable.h"
 #include "core/NumericLayout.h"
 #include "frontend/sema/Builtins.h"
+#include "frontend/sema/ParallelLoops.h"
 
 namespace star {
 
@@ -272,7 +273,9 @@ void Checker::checkRoutineBody(Routine& r) {
   declareConsts(r.decls, declared, SymbolKind::Const, scope);
   declareVars(r.decls, declared, SymbolKind::Local, scope);
   for (auto& s : declared) r.symbols.push_back(std::move(s));
+  int errorsBefore = diags_.errorCount();
   stmt(r.body.get());
+  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, &r, loopReports_).analyse(r.body.get());
   if (options_.warnUnused) warnUnused(r.symbols);
   locals_ = nullptr;
   current_ = nullptr;
@@ -308,14 +311,18 @@ bool Checker::checkUnit(Program& unit) {
 bool Checker::checkProgram(Program& program) {
   int before = diags_.errorCount();
   beginProgram(program);
-  if (program.body) stmt(program.body.get());
+  if (program.body) checkMainStatement(program.body.get());
   endProgram(program);
   return diags_.errorCount() == before;
 }
 
 void Checker::beginProgram(Program& program) { checkDecls(program); }
 
-void Checker::checkMainStatement(Stmt* s) { stmt(s); }
+void Checker::checkMainStatement(Stmt* s) {
+  int errorsBefore = diags_.errorCount();
+  stmt(s);
+  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, nullptr, loopReports_).analyse(s);
+}
 
 void Checker::endProgram(Program& program) {
   if (options_.warnUnused) warnUnused(program.symbols);
@@ -424,22 +431,7 @@ void Checker::stmt(Stmt* s) {
     }
     case StmtKind::For: {
       auto& f = static_cast<ForStmt&>(*s);
-      Symbol* v = lookup(f.var);
-      if (!v && (lookupRoutine(f.var) || findBuiltin(f.var) >= 0)) {
-        diags_.error(f.varLoc, "the control variable of 'for' must be an integer variable; " +
-                                   quote(f.var) + " is a " +
-                                   (lookupRoutine(f.var) ? "procedure or function" : "builtin"));
-      } else if (!v) {
-        unknownName(f.varLoc, f.var);
-      } else if (v->kind == SymbolKind::Const || v->type != Type::Integer) {
-        diags_.error(f.varLoc, "the control variable of 'for' must be an integer variable; " +
-                                   quote(f.var) + " is " +
-                                   (v->kind == SymbolKind::Const ? "a constant"
-                                                                 : std::string("a ") + typeName(v->type)));
-      } else {
-        v->used = true;
-        f.symbol = v;
-      }
+      f.symbol = loopVariable(f.var, f.varLoc, "for");
       expectType(f.from.get(), Type::Integer, "the start of 'for'");
       expectType(f.to.get(), Type::Integer, "the limit of 'for'");
       ++loopDepth_;
@@ -447,15 +439,49 @@ void Checker::stmt(Stmt* s) {
       --loopDepth_;
       break;
     }
+    case StmtKind::Forall: {
+      auto& f = static_cast<ForallStmt&>(*s);
+      f.symbol = loopVariable(f.var, f.varLoc, "forall");
+      expectBits(f.set.get(), "the set of 'forall'");
+      // `break` and `continue` cannot leave or skip an iteration that runs at once with others.
+      int savedDepth = loopDepth_;
+      loopDepth_ = 0;
+      ++forallDepth_;
+      stmt(f.body.get());
+      --forallDepth_;
+      loopDepth_ = savedDepth;
+      break;
+    }
     case StmtKind::Block: stmts(static_cast<BlockStmt&>(*s).body); break;
     case StmtKind::Break:
     case StmtKind::Continue:
-      if (loopDepth_ == 0)
+      if (loopDepth_ == 0 && forallDepth_ > 0)
+        diags_.error(s->loc, std::string("'") + (s->kind == StmtKind::Break ? "break" : "continue") +
+                                 "' cannot leave an iteration of a forall loop");
+      else if (loopDepth_ == 0)
         diags_.error(s->loc, std::string("'") + (s->kind == StmtKind::Break ? "break" : "continue") +
                                  "' outside a loop");
       break;
     case StmtKind::Exit: break;
   }
+}
+
+// The control variable of `for` or `forall`: an integer variable.
+Symbol* Checker::loopVariable(const std::string& name, SourceLoc loc, const char* loop) {
+  Symbol* v = lookup(name);
+  std::string what = std::string("the control variable of '") + loop + "' must be an integer variable; ";
+  if (!v && (lookupRoutine(name) || findBuiltin(name) >= 0)) {
+    diags_.error(loc, what + quote(name) + " is a " + (lookupRoutine(name) ? "procedure or function" : "builtin"));
+  } else if (!v) {
+    unknownName(loc, name);
+  } else if (v->kind == SymbolKind::Const || v->type != Type::Integer) {
+    diags_.error(loc, what + quote(name) + " is " +
+                          (v->kind == SymbolKind::Const ? "a constant" : std::string("a ") + typeName(v->type)));
+  } else {
+    v->used = true;
+    return v;
+  }
+  return nullptr;
 }
 
 bool Checker::assignable(Type to, Type from) const {

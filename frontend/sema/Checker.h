@@ -12,6 +12,7 @@
 #include "frontend/ast/Ast.h"
 #include "frontend/diag/Diagnostics.h"
 #include "frontend/sema/Builtins.h"
+#include "frontend/sema/ParallelLoops.h"
 
 namespace star {
 
@@ -32,6 +33,9 @@ class Checker {
   void beginProgram(Program& program);
   void checkMainStatement(Stmt* s);
   void endProgram(Program& program);
+
+  // Every loop checked so far and whether it runs in parallel (star check --explain-loops).
+  const std::vector<LoopReport>& loopReports() const { return loopReports_; }
 
   // Global names visible now (for REPL completion and :vars).
   std::vector<const Symbol*> globals() const;
@@ -98,6 +102,7 @@ class Checker {
   void checkIndex(Expr* index, std::int64_t limit, const std::string& what);
   void checkSameLength(SourceLoc loc, const Shape& a, const Shape& b, const std::string& what);
   bool assignable(Type to, Type from) const;
+  Symbol* loopVariable(const std::string& name, SourceLoc loc, const char* loop);
 
   // lookup
   Symbol* lookup(const std::string& name);
@@ -116,6 +121,8 @@ class Checker {
   Scope* locals_ = nullptr;
   Routine* current_ = nullptr;
   int loopDepth_ = 0;
+  int forallDepth_ = 0;
+  std::vector<LoopReport> loopReports_;
 };
 
 std::string lowerCase(std::string s);

@@ -39,7 +39,8 @@ inline constexpr Handle kNoHandle = 0;
 
 enum class BitOp : std::uint8_t { And, Or, Xor };
 
-class NativeKernels;  // vm/backend/NativeKernels.h
+class NativeKernels;     // vm/backend/NativeKernels.h
+class ParallelExecutor;  // vm/backend/ParallelPlan.h
 
 struct BackendError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -111,6 +112,11 @@ class Backend {
   // The fused implementations this backend offers (vm/backend/NativeKernels.h), or null: the VM
   // then runs every native procedure's Star body.
   virtual NativeKernels* nativeKernels() { return nullptr; }
+
+  // ---- parallel loops ----------------------------------------------------------------------
+  // The executor of parallel loop bodies (vm/backend/ParallelPlan.h), or null: the VM then runs
+  // every loop's sequential code.
+  virtual ParallelExecutor* parallelExecutor() { return nullptr; }
 };
 
 }  // namespace star

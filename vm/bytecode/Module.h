@@ -12,7 +12,8 @@ namespace star {
 
 // 2: graph-loading opcodes, FNV-1a checksum with the standard offset basis.
 // 3: native procedures (Function::native); CHKSTEP removed.
-inline constexpr std::uint32_t kModuleVersion = 3;
+// 4: parallel loops (Function::parallelLoops, PFOR).
+inline constexpr std::uint32_t kModuleVersion = 4;
 
 // The most registers a function may have (the verifier rejects more).
 inline constexpr std::uint32_t kMaxRegisters = 1u << 18;
@@ -37,6 +38,25 @@ struct ParamInfo {
   bool byRef = false;                // var parameter (bits/tables share the caller's handle)
 };
 
+// A loop whose iterations may run at once (docs/BYTECODE.md, "Parallel loops"). The PFOR
+// instruction names it; the loop's ordinary sequential code follows the PFOR and ends at `exit`,
+// so a VM or backend that does not run it in parallel simply falls through.
+enum class LoopForm : std::uint8_t {
+  Forall = 1,     // iterations: R[index] if > 0, then the 1s of R[selector]; after: R[index] = 0
+  StepWhile = 2,  // the same; after: R[selector] all zeros, R[index] = 0
+  SomeStep = 3,   // iterations: the 1s of R[selector]; after: zeros, R[index] = the last one
+  ForIf = 4,      // iterations: i in R[first]..R[last] with R[selector](i) = 1; after: R[index] = R[last]
+};
+
+struct ParallelLoop {
+  LoopForm form = LoopForm::Forall;
+  std::uint32_t selector = 0;  // register: bits whose 1s select the iterations
+  std::uint32_t index = 0;     // register: the loop variable
+  std::uint32_t first = 0, last = 0;  // ForIf: registers holding the range
+  std::uint32_t bodyBegin = 0, bodyEnd = 0;  // the body's code, run once per iteration
+  std::uint32_t exit = 0;      // where execution goes on after the loop
+};
+
 struct Function {
   std::string name;
   std::vector<ParamInfo> params;     // registers 0..params.size()-1
@@ -49,6 +69,7 @@ struct Function {
   std::vector<SourceLoc> locs;       // one per code word: where the instruction came from
   std::string native;                // a native implementation the VM may call instead
   std::int32_t nativeId = -1;        // `native` resolved (core/NativeTable.h); -1: none
+  std::vector<ParallelLoop> parallelLoops;  // named by PFOR instructions
 };
 
 struct GlobalInfo {

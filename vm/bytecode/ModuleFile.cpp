@@ -122,6 +122,11 @@ std::string serializeModule(const Module& m) {
       w.u32(l.col);
     }
     w.str(f.native);
+    w.u32(static_cast<std::uint32_t>(f.parallelLoops.size()));
+    for (const ParallelLoop& l : f.parallelLoops) {
+      w.u8(static_cast<std::uint8_t>(l.form));
+      for (std::uint32_t v : {l.selector, l.index, l.first, l.last, l.bodyBegin, l.bodyEnd, l.exit}) w.u32(v);
+    }
   }
   w.u32(m.entry);
 
@@ -210,6 +215,14 @@ Module deserializeModule(const std::string& bytes) {
     }
     f.native = r.str();
     f.nativeId = f.native.empty() ? -1 : findNative(f.native);
+    f.parallelLoops.resize(r.count(29));
+    for (ParallelLoop& l : f.parallelLoops) {
+      std::uint8_t form = r.u8();
+      if (form < 1 || form > 4) throw ModuleFormatError("bad parallel loop form");
+      l.form = static_cast<LoopForm>(form);
+      for (std::uint32_t* v : {&l.selector, &l.index, &l.first, &l.last, &l.bodyBegin, &l.bodyEnd, &l.exit})
+        *v = r.u32();
+    }
     if (!f.native.empty() && f.nativeId < 0)
       throw ModuleFormatError("unknown native procedure '" + printable(f.native) + "' in function '" +
                               printable(f.name) + "'");

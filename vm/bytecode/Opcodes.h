@@ -7,7 +7,7 @@
 namespace star {
 
 enum class Op : std::uint8_t {
-#define OP(name, shape, doc) name,
+#define OP(name, shape, access, doc) name,
 #include "vm/bytecode/Opcodes.def"
   Count_
 };
@@ -18,16 +18,25 @@ inline constexpr std::uint32_t kGlobalBit = 0x80000000u;
 
 struct OpInfo {
   std::string_view name;
-  std::string_view shape;  // operand letters, see Opcodes.def
+  std::string_view shape;   // operand letters, see Opcodes.def
+  std::string_view access;  // per operand: - read, w written, u updated in part
   std::string_view doc;
 };
 
 inline constexpr OpInfo kOpInfo[] = {
-#define OP(name, shape, doc) {#name, shape, doc},
+#define OP(name, shape, access, doc) {#name, shape, access, doc},
 #include "vm/bytecode/Opcodes.def"
 };
 
 inline const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<std::uint32_t>(op)]; }
+
+// Every access string has one letter per operand (checked when this header is compiled).
+constexpr bool accessMatchesShape() {
+  for (const OpInfo& i : kOpInfo)
+    if (i.access.size() != i.shape.size()) return false;
+  return true;
+}
+static_assert(accessMatchesShape(), "Opcodes.def: an access string differs in length from its shape");
 // Code words an instruction takes: the opcode and one word per operand.
 inline std::uint32_t instrSize(Op op) {
   return 1 + static_cast<std::uint32_t>(opInfo(op).shape.size());

@@ -85,6 +85,7 @@ class FunctionVerifier {
     boundaries();
     operands();
     kinds();
+    loops();
   }
 
  private:
@@ -175,6 +176,9 @@ class FunctionVerifier {
           case 'z':
             if (v > 1) fail(f_, pc, "flag is not 0 or 1");
             break;
+          case 'l':
+            if (v >= f_.parallelLoops.size()) fail(f_, pc, "parallel loop index out of range");
+            break;
           default:
             break;
         }
@@ -228,6 +232,34 @@ class FunctionVerifier {
   bool alwaysScalar(std::uint32_t operand) const {
     if (operand & kGlobalBit) return m_.globals[operand & ~kGlobalBit].kind == SlotKind::Scalar;
     return fixed_[operand] == Kind::Unknown && !poly_[operand];
+  }
+
+  // Parallel loops: code ranges on instruction boundaries in order, registers of the right kinds.
+  // (The VM checks what running a body in parallel needs each time it does.)
+  void loops() {
+    std::vector<std::uint8_t> named(f_.parallelLoops.size(), 0);
+    for (std::size_t pc = 0; pc < f_.code.size(); pc += instrSize(op(pc)))
+      if (op(pc) == Op::PFOR) {
+        const ParallelLoop& l = f_.parallelLoops[f_.code[pc + 1]];
+        auto boundary = [&](std::uint32_t at) { return at == f_.code.size() || (at < f_.code.size() && starts_[at]); };
+        if (named[f_.code[pc + 1]]++) fail(f_, pc, "a parallel loop named twice");
+        if (!(pc < l.bodyBegin && l.bodyBegin <= l.bodyEnd && l.bodyEnd <= l.exit) ||
+            !boundary(l.bodyBegin) || !boundary(l.bodyEnd) || !boundary(l.exit))
+          fail(f_, pc, "parallel loop code ranges out of order");
+        auto reg = [&](std::uint32_t r, Kind want) {
+          if ((r & kGlobalBit) ? (r & ~kGlobalBit) >= m_.globals.size() : r >= f_.numRegs)
+            fail(f_, pc, "parallel loop register out of range");
+          Kind have = (r & kGlobalBit) ? kindOf(m_.globals[r & ~kGlobalBit].kind)
+                      : fixed_[r] != Kind::Unknown ? fixed_[r] : poly_[r] ? Kind::Unknown : Kind::Scalar;
+          if (have != want) fail(f_, pc, "parallel loop register " + regName(r) + " holds " + kindName(have));
+        };
+        reg(l.selector, Kind::Bits);
+        reg(l.index, Kind::Scalar);
+        if (l.form == LoopForm::ForIf) {
+          reg(l.first, Kind::Scalar);
+          reg(l.last, Kind::Scalar);
+        }
+      }
   }
 
   Kind currentKind(std::uint32_t operand, const std::vector<Kind>& state) const {

@@ -10,6 +10,7 @@
 
 #include "core/FileText.h"
 #include "core/MemoryLimit.h"
+#include "vm/interp/FaultText.h"
 #include "vm/natives/NativeCall.h"
 #include "vm/interp/StringPool.h"
 #include "vm/io/GraphFiles.h"
@@ -44,10 +45,10 @@ std::uint64_t numberToWord(std::uint64_t v, std::uint64_t len) {
 
 // TRUNC and ROUND: a whole double as an integer, if it is one that fits in 64 bits.
 std::int64_t wholeToInteger(double whole, double x, const char* name) {
-  if (std::isnan(x)) throw Fault(std::string(name) + "(nan) has no integer value");
+  if (std::isnan(x)) throw Fault(wholeMessage(name, x));
   // 2^63 is exact as a double; every double below it in magnitude converts exactly.
   if (!(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
-    throw Fault(std::string(name) + "(" + shortestText(x) + "): the result does not fit in 64 bits");
+    throw Fault(wholeMessage(name, x));
   return static_cast<std::int64_t>(whole);
 }
 
@@ -210,9 +211,7 @@ void Interpreter::traceCallers(const Module& m, std::size_t depth, RuntimeError&
 // ---------------------------------------------------------------- checks
 
 std::uint64_t Interpreter::index(std::int64_t i, std::uint64_t limit, const char* what) {
-  if (i < 1 || static_cast<std::uint64_t>(i) > limit)
-    throw Fault(std::string(what) + " " + std::to_string(i) + " is out of range " +
-                (limit ? "1.." + str(limit) : std::string("(it has no components)")));
+  if (i < 1 || static_cast<std::uint64_t>(i) > limit) throw Fault(indexMessage(what, i, limit));
   return static_cast<std::uint64_t>(i - 1);
 }
 
@@ -360,7 +359,10 @@ void Interpreter::truncateGlobals(std::size_t count) {
 
 void Interpreter::run(const Module& m, std::uint32_t entry) {
   // A different module (not the REPL's growing one) starts from fresh globals.
-  if (lastModule_ && lastModule_ != &m) releaseGlobals();
+  if (lastModule_ && lastModule_ != &m) {
+    releaseGlobals();
+    parallelBodies_.clear();
+  }
   lastModule_ = &m;
   // Globals added since the last run (the REPL grows the module) get their storage now.
   allocateGlobals(m);
@@ -424,19 +426,19 @@ void Interpreter::execute(const Module& m) {
         case Op::MOVE: reg(a[0]) = reg(a[1]); break;
         case Op::IADD: {
           std::int64_t r;
-          if (__builtin_add_overflow(I(1), I(2), &r)) throw Fault("integer overflow in '+'");
+          if (__builtin_add_overflow(I(1), I(2), &r)) throw Fault(overflowMessage(Op::IADD));
           reg(a[0]).i = r;
           break;
         }
         case Op::ISUB: {
           std::int64_t r;
-          if (__builtin_sub_overflow(I(1), I(2), &r)) throw Fault("integer overflow in '-'");
+          if (__builtin_sub_overflow(I(1), I(2), &r)) throw Fault(overflowMessage(Op::ISUB));
           reg(a[0]).i = r;
           break;
         }
         case Op::IMUL: {
           std::int64_t r;
-          if (__builtin_mul_overflow(I(1), I(2), &r)) throw Fault("integer overflow in '*'");
+          if (__builtin_mul_overflow(I(1), I(2), &r)) throw Fault(overflowMessage(Op::IMUL));
           reg(a[0]).i = r;
           break;
         }
@@ -445,7 +447,7 @@ void Interpreter::execute(const Module& m) {
           std::int64_t x = I(1), y = I(2);
           if (y == 0) throw Fault("division by zero");
           if (x == std::numeric_limits<std::int64_t>::min() && y == -1) {
-            if (op == Op::IDIV) throw Fault("integer overflow in 'div'");
+            if (op == Op::IDIV) throw Fault(overflowMessage(Op::IDIV));
             reg(a[0]).i = 0;
           } else {
             reg(a[0]).i = op == Op::IDIV ? x / y : x % y;
@@ -453,7 +455,7 @@ void Interpreter::execute(const Module& m) {
           break;
         }
         case Op::INEG:
-          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault("integer overflow in '-'");
+          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault(overflowMessage(Op::INEG));
           reg(a[0]).i = -I(1);
           break;
         case Op::FADD: reg(a[0]).f = F(1) + F(2); break;
@@ -641,7 +643,7 @@ void Interpreter::execute(const Module& m) {
         case Op::BSET: {
           std::uint64_t i = index(I(1), backend_.length(H(0)), "index");
           std::int64_t v = I(2);
-          if (v != 0 && v != 1) throw Fault("a component is 0 or 1, not " + std::to_string(v));
+          if (v != 0 && v != 1) throw Fault(componentMessage(v));
           backend_.setBit(H(0), i, v == 1);
           break;
         }
@@ -776,7 +778,7 @@ void Interpreter::execute(const Module& m) {
         case Op::FPOW: reg(a[0]).f = std::pow(F(1), F(2)); break;
         case Op::FABS: reg(a[0]).f = std::fabs(F(1)); break;
         case Op::IABS:
-          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault("integer overflow in ABS");
+          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault(overflowMessage(Op::IABS));
           reg(a[0]).i = I(1) < 0 ? -I(1) : I(1);
           break;
         case Op::FTRUNC: reg(a[0]).i = wholeToInteger(std::trunc(F(1)), F(1), "TRUNC"); break;
@@ -898,6 +900,10 @@ void Interpreter::execute(const Module& m) {
           writeNumericFile(text(reg(a[1])), t, layout);
           break;
         }
+        // ---- parallel loops: the sequential code follows; a parallel run jumps past it
+        case Op::PFOR:
+          if (parallelLoopsOn_ && runParallel(m, *fn, a[0], instrPc)) pc = fn->parallelLoops[a[0]].exit;
+          break;
         // ---- errors
         case Op::RAISE:
           throw Fault(text(reg(a[0])));  // ERROR(msg): the message is msg itself

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "core/SourceLoc.h"
 #include "vm/backend/Backend.h"
 #include "vm/bytecode/Module.h"
+#include "vm/interp/ParallelBody.h"
 
 namespace star {
 
@@ -58,6 +60,15 @@ class Interpreter {
   // Whether procedures declared `native` may run as their backend's fused implementation
   // (`star run --no-native` turns this off: every procedure runs its Star body).
   void enableNatives(bool on) { nativesOn_ = on; }
+  // Whether PFOR runs parallel loops on the backend's executor (`--no-parallel-loops` turns it off:
+  // every loop runs its sequential code, the reference).
+  void enableParallelLoops(bool on) { parallelLoopsOn_ = on; }
+  struct ParallelStats {
+    std::uint64_t parallel = 0;    // loops run in parallel
+    std::uint64_t iterations = 0;  // their iterations
+    std::uint64_t sequential = 0;  // PFORs that ran their sequential code instead
+  };
+  const ParallelStats& parallelStats() const { return parallelStats_; }
   // Bounds a run to `n` loop iterations (backward jumps) and calls (0: no bound), for fuzzing and
   // generated programs: beyond it the run stops with a runtime error.
   void setBudget(std::uint64_t n) { budget_ = n; }
@@ -150,6 +161,10 @@ class Interpreter {
   bool statsOn_ = false;
   bool nativesOn_ = true;
   std::uint64_t budget_ = 0, budgetLeft_ = 0;
+  bool parallelLoopsOn_ = true;
+  ParallelStats parallelStats_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, ParallelBody> parallelBodies_;  // (function, loop)
+  bool runParallel(const Module& m, const Function& fn, std::uint32_t loop, std::uint32_t pforPc);
   void poll();  // at back-edges and calls: Ctrl-C and the budget
   std::uint64_t nativeCalls_ = 0;
   ExecutionStats stats_;

@@ -1,0 +1,488 @@
+#include "runtime-cpu/ParallelRun.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/BitLayout.h"
+
+namespace star::cpu {
+namespace {
+
+using Word = std::uint64_t;
+
+// At most this many words of private vectors at once: iterations run in chunks beyond it.
+constexpr std::uint64_t kChunkWords = std::uint64_t{8} << 20;  // 64 MB
+
+// A bit vector as an operand: its words and length.
+struct Bits {
+  Word* w;
+  std::uint64_t len;
+  std::uint64_t words() const { return wordsForBits(len); }
+};
+
+// One chunk of iterations: their private scalars and vectors, where each is in the body, and
+// the first fault.
+class Chunk {
+ public:
+  Chunk(const ParallelPlan& plan, Storage& storage, const std::int64_t* index, std::size_t n)
+      : plan_(plan), storage_(storage), index_(index), n_(n),
+        scalars_(n * plan.scalarSlots, 0), pc_(n, 0),
+        lastScalarWriter_(plan.scalarSlots, -1), lastBitsWriter_(plan.bitsSlotLength.size(), -1) {
+    bitsBase_.resize(plan.bitsSlotLength.size());
+    std::uint64_t total = 0;
+    for (std::size_t s = 0; s < plan.bitsSlotLength.size(); ++s) {
+      bitsBase_[s] = total;
+      total += n * wordsForBits(plan.bitsSlotLength[s]);
+    }
+    bits_.assign(total, 0);
+  }
+
+  // Runs every instruction for every iteration of the chunk; returns the position of the first
+  // failing iteration (n when none).
+  std::size_t run() {
+    const std::uint32_t end = static_cast<std::uint32_t>(plan_.ops.size());
+    std::vector<std::uint8_t> isTarget(end + 1, 0);
+    for (const PlanOp& op : plan_.ops)
+      if (op.op == Op::JMP || op.op == Op::JMPF || op.op == Op::JMPT) isTarget[op.target] = 1;
+    std::vector<std::size_t> active;
+    active.reserve(n_);
+    for (std::uint32_t k = 0; k < end; ++k) {
+      active.clear();
+      for (std::size_t p = 0; p < n_; ++p)
+        if (pc_[p] == k) active.push_back(p);
+      if (active.empty()) continue;
+      if (k + 2 < end && !isTarget[k + 1] && !isTarget[k + 2] && fusedUpdate(k, active)) {
+        for (std::size_t p : active) pc_[p] = k + 3;
+        k += 2;
+        continue;
+      }
+      const PlanOp& op = plan_.ops[k];
+      for (std::size_t p : active) pc_[p] = k + 1;
+      for (std::size_t p : active) execute(op, k, p);
+    }
+    return faultPos_;
+  }
+
+  // `v := COL(i, T); v := v op x; COL(i, T) := v` (or with ROW): one pass over the column (row)
+  // in place, the way the papers' hand-written kernel does it. v's value is kept when a later
+  // instruction or the code after the loop reads it.
+  bool fusedUpdate(std::uint32_t k, const std::vector<std::size_t>& active) {
+    const PlanOp &get = plan_.ops[k], &op = plan_.ops[k + 1], &set = plan_.ops[k + 2];
+    const bool col = get.op == Op::TGETCOL && set.op == Op::TSETCOL;
+    const bool row = get.op == Op::TGETROW && set.op == Op::TSETROW;
+    if (!(col || row) || !(op.op == Op::BOR || op.op == Op::BAND || op.op == Op::BXOR)) return false;
+    const PlanOperand& v = get.a[0];
+    auto same = [](const PlanOperand& x, const PlanOperand& y) {
+      return x.source == y.source && x.slot == y.slot && x.handle == y.handle && x.value == y.value;
+    };
+    if (v.source != Source::Private || get.a[2].source != Source::Index || set.a[1].source != Source::Index ||
+        get.a[1].handle != set.a[0].handle || !same(set.a[2], v) || !same(op.a[0], v))
+      return false;
+    const PlanOperand* x = same(op.a[1], v) ? &op.a[2] : same(op.a[2], v) ? &op.a[1] : nullptr;
+    if (!x || same(*x, v)) return false;
+    bool keep = false;  // v read later in the body, or needed after the loop
+    for (std::size_t j = k + 3; j < plan_.ops.size() && !keep; ++j)
+      for (const PlanOperand& o : plan_.ops[j].a) keep = keep || same(o, v);
+    for (const auto& lo : plan_.liveOut) keep = keep || (lo.bits && lo.slot == v.slot);
+    const Handle t = get.a[1].handle;
+    const std::uint64_t rows = storage_.rowsOf(t), cols = storage_.colsOf(t), wpc = wordsForBits(rows);
+    Word* words = storage_.wordsOf(t);
+    if (row && x->source == Source::Shared) {
+      // The same x for every row: column by column, every selected row at once (a mask of them).
+      std::vector<Word> mask(wpc, 0);
+      for (std::size_t p : active)
+        if (inRange(p, k, index_[p], rows)) {
+          std::uint64_t r = static_cast<std::uint64_t>(index_[p] - 1);
+          mask[r / 64] |= Word{1} << (r % 64);
+        }
+      Bits xs = b(*x, active.front());
+      for (std::uint64_t j = 0; j < cols; ++j) {
+        Word* c = words + j * wpc;
+        bool bit = (xs.w[j / 64] >> (j % 64)) & 1;
+        if (op.op == Op::BOR && bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= mask[w];
+        else if (op.op == Op::BAND && !bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] &= ~mask[w];
+        else if (op.op == Op::BXOR && bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] ^= mask[w];
+      }
+      if (keep)
+        for (std::size_t p : active) {
+          if (pc_[p] == plan_.ops.size()) continue;  // out of range: stopped
+          const std::uint64_t r = static_cast<std::uint64_t>(index_[p] - 1), q = r / 64;
+          Bits d = written(v, p);
+          std::fill_n(d.w, d.words(), 0);
+          for (std::uint64_t j = 0; j < cols; ++j)
+            if ((words[j * wpc + q] >> (r % 64)) & 1) d.w[j / 64] |= Word{1} << (j % 64);
+        }
+      return true;
+    }
+    for (std::size_t p : active) {
+      const std::int64_t at = index_[p];
+      if (!inRange(p, k, at, col ? cols : rows)) continue;
+      Bits xs = b(*x, p);
+      if (col) {
+        Word* c = words + static_cast<std::uint64_t>(at - 1) * wpc;
+        if (op.op == Op::BOR) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= xs.w[w];
+        else if (op.op == Op::BAND) for (std::uint64_t w = 0; w < wpc; ++w) c[w] &= xs.w[w];
+        else for (std::uint64_t w = 0; w < wpc; ++w) c[w] ^= xs.w[w];
+        if (keep) std::copy_n(c, wpc, written(v, p).w);
+      } else {
+        const std::uint64_t r = static_cast<std::uint64_t>(at - 1), q = r / 64;
+        const unsigned shift = static_cast<unsigned>(r % 64);
+        for (std::uint64_t j = 0; j < cols; ++j) {
+          Word bit = (xs.w[j / 64] >> (j % 64)) & 1;
+          Word& w = words[j * wpc + q];
+          Word mine = (w >> shift) & 1;
+          Word result = op.op == Op::BOR ? (mine | bit) : op.op == Op::BAND ? (mine & bit) : (mine ^ bit);
+          w = (w & ~(Word{1} << shift)) | (result << shift);
+        }
+        if (keep) {
+          Bits d = written(v, p);
+          std::fill_n(d.w, d.words(), 0);
+          for (std::uint64_t j = 0; j < cols; ++j)
+            if ((words[j * wpc + q] >> shift) & 1) d.w[j / 64] |= Word{1} << (j % 64);
+        }
+      }
+    }
+    return true;
+  }
+
+  const ParallelFault& fault() const { return fault_; }
+  std::int64_t lastScalarWriter(std::uint32_t slot) const { return lastScalarWriter_[slot]; }
+  std::int64_t lastBitsWriter(std::uint32_t slot) const { return lastBitsWriter_[slot]; }
+  std::uint64_t scalar(std::size_t p, std::uint32_t slot) const { return scalars_[p * plan_.scalarSlots + slot]; }
+  Bits privateBits(std::size_t p, std::uint32_t slot) {
+    std::uint64_t len = plan_.bitsSlotLength[slot];
+    return {bits_.data() + bitsBase_[slot] + p * wordsForBits(len), len};
+  }
+
+ private:
+  // ---- operands
+  std::uint64_t s(const PlanOperand& o, std::size_t p) const {
+    switch (o.source) {
+      case Source::Private: return scalars_[p * plan_.scalarSlots + o.slot];
+      case Source::Index: return static_cast<std::uint64_t>(index_[p]);
+      default: return o.value;
+    }
+  }
+  std::int64_t i(const PlanOperand& o, std::size_t p) const { return static_cast<std::int64_t>(s(o, p)); }
+  double f(const PlanOperand& o, std::size_t p) const { return std::bit_cast<double>(s(o, p)); }
+  void setS(const PlanOperand& o, std::size_t p, std::uint64_t v) {
+    scalars_[p * plan_.scalarSlots + o.slot] = v;
+    lastScalarWriter_[o.slot] = std::max<std::int64_t>(lastScalarWriter_[o.slot], static_cast<std::int64_t>(p));
+  }
+  void setI(const PlanOperand& o, std::size_t p, std::int64_t v) { setS(o, p, static_cast<std::uint64_t>(v)); }
+  void setF(const PlanOperand& o, std::size_t p, double v) { setS(o, p, std::bit_cast<std::uint64_t>(v)); }
+  Bits b(const PlanOperand& o, std::size_t p) {
+    if (o.source == Source::Private) return privateBits(p, o.slot);
+    return {storage_.wordsOf(o.handle), storage_.rowsOf(o.handle)};
+  }
+  Bits written(const PlanOperand& o, std::size_t p) {
+    lastBitsWriter_[o.slot] = std::max<std::int64_t>(lastBitsWriter_[o.slot], static_cast<std::int64_t>(p));
+    return privateBits(p, o.slot);
+  }
+
+  void fail(std::size_t p, std::uint32_t op, FaultKind kind, std::int64_t v0 = 0, std::int64_t v1 = 0) {
+    pc_[p] = static_cast<std::uint32_t>(plan_.ops.size());  // this iteration stops
+    if (p >= faultPos_) return;
+    faultPos_ = p;
+    fault_ = {kind, index_[p], op, {v0, v1}};
+  }
+
+  // 1-based index `at` into a range of `limit`: true when it is in range; a fault otherwise.
+  bool inRange(std::size_t p, std::uint32_t k, std::int64_t at, std::uint64_t limit) {
+    if (at >= 1 && static_cast<std::uint64_t>(at) <= limit) return true;
+    fail(p, k, FaultKind::IndexRange, at, static_cast<std::int64_t>(limit));
+    return false;
+  }
+
+  void execute(const PlanOp& op, std::uint32_t k, std::size_t p) {
+    const PlanOperand* a = op.a;
+    auto jumpTo = [&](std::uint32_t t) { pc_[p] = t; };
+    switch (op.op) {
+      case Op::LOADI: case Op::LOADK: setS(a[0], p, a[1].value); break;
+      case Op::MOVE: setS(a[0], p, s(a[1], p)); break;
+      case Op::IADD: case Op::ISUB: case Op::IMUL: {
+        std::int64_t r;
+        bool over = op.op == Op::IADD ? __builtin_add_overflow(i(a[1], p), i(a[2], p), &r)
+                    : op.op == Op::ISUB ? __builtin_sub_overflow(i(a[1], p), i(a[2], p), &r)
+                                        : __builtin_mul_overflow(i(a[1], p), i(a[2], p), &r);
+        if (over) return fail(p, k, FaultKind::Overflow);
+        setI(a[0], p, r);
+        break;
+      }
+      case Op::IDIV: case Op::IMOD: {
+        std::int64_t x = i(a[1], p), y = i(a[2], p);
+        if (y == 0) return fail(p, k, FaultKind::DivisionByZero);
+        if (x == std::numeric_limits<std::int64_t>::min() && y == -1) {
+          if (op.op == Op::IDIV) return fail(p, k, FaultKind::Overflow);
+          setI(a[0], p, 0);
+        } else {
+          setI(a[0], p, op.op == Op::IDIV ? x / y : x % y);
+        }
+        break;
+      }
+      case Op::INEG: case Op::IABS: {
+        std::int64_t x = i(a[1], p);
+        if (x == std::numeric_limits<std::int64_t>::min()) return fail(p, k, FaultKind::Overflow);
+        setI(a[0], p, op.op == Op::INEG ? -x : (x < 0 ? -x : x));
+        break;
+      }
+      case Op::FADD: setF(a[0], p, f(a[1], p) + f(a[2], p)); break;
+      case Op::FSUB: setF(a[0], p, f(a[1], p) - f(a[2], p)); break;
+      case Op::FMUL: setF(a[0], p, f(a[1], p) * f(a[2], p)); break;
+      case Op::FDIV: setF(a[0], p, f(a[1], p) / f(a[2], p)); break;
+      case Op::FNEG: setF(a[0], p, -f(a[1], p)); break;
+      case Op::ITOF: setF(a[0], p, static_cast<double>(i(a[1], p))); break;
+      case Op::IEQ: setI(a[0], p, i(a[1], p) == i(a[2], p)); break;
+      case Op::INE: setI(a[0], p, i(a[1], p) != i(a[2], p)); break;
+      case Op::ILT: setI(a[0], p, i(a[1], p) < i(a[2], p)); break;
+      case Op::ILE: setI(a[0], p, i(a[1], p) <= i(a[2], p)); break;
+      case Op::IGT: setI(a[0], p, i(a[1], p) > i(a[2], p)); break;
+      case Op::IGE: setI(a[0], p, i(a[1], p) >= i(a[2], p)); break;
+      case Op::FEQ: setI(a[0], p, f(a[1], p) == f(a[2], p)); break;
+      case Op::FNE: setI(a[0], p, f(a[1], p) != f(a[2], p)); break;
+      case Op::FLT: setI(a[0], p, f(a[1], p) < f(a[2], p)); break;
+      case Op::FLE: setI(a[0], p, f(a[1], p) <= f(a[2], p)); break;
+      case Op::FGT: setI(a[0], p, f(a[1], p) > f(a[2], p)); break;
+      case Op::FGE: setI(a[0], p, f(a[1], p) >= f(a[2], p)); break;
+      case Op::NOT: setI(a[0], p, !i(a[1], p)); break;
+      case Op::AND: setI(a[0], p, i(a[1], p) && i(a[2], p)); break;
+      case Op::OR: setI(a[0], p, i(a[1], p) || i(a[2], p)); break;
+      case Op::XOR: setI(a[0], p, (i(a[1], p) != 0) != (i(a[2], p) != 0)); break;
+      case Op::JMP: jumpTo(op.target); break;
+      case Op::JMPF: if (!i(a[0], p)) jumpTo(op.target); break;
+      case Op::JMPT: if (i(a[0], p)) jumpTo(op.target); break;
+      case Op::FABS: setF(a[0], p, std::fabs(f(a[1], p))); break;
+      case Op::FSQRT: setF(a[0], p, std::sqrt(f(a[1], p))); break;
+      case Op::FEXP: setF(a[0], p, std::exp(f(a[1], p))); break;
+      case Op::FLN: setF(a[0], p, std::log(f(a[1], p))); break;
+      case Op::FSIN: setF(a[0], p, std::sin(f(a[1], p))); break;
+      case Op::FCOS: setF(a[0], p, std::cos(f(a[1], p))); break;
+      case Op::FATAN: setF(a[0], p, std::atan(f(a[1], p))); break;
+      case Op::FPOW: setF(a[0], p, std::pow(f(a[1], p), f(a[2], p))); break;
+      case Op::FTRUNC: case Op::FROUND: {
+        double x = f(a[1], p);
+        double whole = op.op == Op::FTRUNC ? std::trunc(x) : std::round(x);
+        if (std::isnan(x) || !(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
+          return fail(p, k, FaultKind::NotAnInteger, std::bit_cast<std::int64_t>(x));
+        setI(a[0], p, static_cast<std::int64_t>(whole));
+        break;
+      }
+      case Op::RAISE: return fail(p, k, FaultKind::Raise, static_cast<std::int64_t>(s(a[0], p)));
+
+      // ---- bit vectors
+      case Op::BCONST: {
+        Bits d = written(a[0], p);
+        std::copy_n(plan_.constantWords[a[1].slot].data(), d.words(), d.w);
+        break;
+      }
+      case Op::BCOPY: {
+        Bits src = b(a[1], p);
+        Bits d = written(a[0], p);
+        std::memmove(d.w, src.w, d.words() * sizeof(Word));
+        break;
+      }
+      case Op::BFILL: {
+        Bits d = written(a[0], p);
+        std::fill_n(d.w, d.words(), a[1].value ? kAllOnes : 0);
+        if (a[1].value && d.words()) d.w[d.words() - 1] &= tailMask(d.len);
+        break;
+      }
+      case Op::BAND: case Op::BOR: case Op::BXOR: {
+        Bits x = b(a[1], p), y = b(a[2], p);
+        Bits d = written(a[0], p);
+        const std::uint64_t n = d.words();
+        if (op.op == Op::BAND) for (std::uint64_t w = 0; w < n; ++w) d.w[w] = x.w[w] & y.w[w];
+        else if (op.op == Op::BOR) for (std::uint64_t w = 0; w < n; ++w) d.w[w] = x.w[w] | y.w[w];
+        else for (std::uint64_t w = 0; w < n; ++w) d.w[w] = x.w[w] ^ y.w[w];
+        break;
+      }
+      case Op::BNOT: {
+        Bits x = b(a[1], p);
+        Bits d = written(a[0], p);
+        for (std::uint64_t w = 0; w < d.words(); ++w) d.w[w] = ~x.w[w];
+        if (d.words()) d.w[d.words() - 1] &= tailMask(d.len);
+        break;
+      }
+      case Op::BFRST: {
+        Bits x = b(a[1], p);
+        Bits d = written(a[0], p);
+        bool seen = false;
+        for (std::uint64_t w = 0; w < d.words(); ++w) {
+          Word v = seen ? 0 : x.w[w] & (0 - x.w[w]);
+          seen = seen || v;
+          d.w[w] = v;
+        }
+        break;
+      }
+      case Op::BFND: case Op::BSTEP: {
+        Bits x = op.op == Op::BSTEP ? written(a[1], p) : b(a[1], p);
+        std::int64_t found = 0;
+        for (std::uint64_t w = 0; w < x.words(); ++w)
+          if (x.w[w]) {
+            unsigned bit = static_cast<unsigned>(std::countr_zero(x.w[w]));
+            found = static_cast<std::int64_t>(w * 64 + bit) + 1;
+            if (op.op == Op::BSTEP) x.w[w] &= x.w[w] - 1;
+            break;
+          }
+        setI(a[0], p, found);
+        break;
+      }
+      case Op::BNUMB: {
+        Bits x = b(a[1], p);
+        std::int64_t n = 0;
+        for (std::uint64_t w = 0; w < x.words(); ++w) n += std::popcount(x.w[w]);
+        setI(a[0], p, n);
+        break;
+      }
+      case Op::BSOME: {
+        Bits x = b(a[1], p);
+        bool any = false;
+        for (std::uint64_t w = 0; w < x.words() && !any; ++w) any = x.w[w] != 0;
+        setI(a[0], p, any);
+        break;
+      }
+      case Op::BLEN: setI(a[0], p, static_cast<std::int64_t>(b(a[1], p).len)); break;
+      case Op::BGET: {
+        Bits x = b(a[1], p);
+        std::int64_t at = i(a[2], p);
+        if (!inRange(p, k, at, x.len)) return;
+        std::uint64_t bit = static_cast<std::uint64_t>(at - 1);
+        setI(a[0], p, (x.w[bit / 64] >> (bit % 64)) & 1);
+        break;
+      }
+      case Op::BSET: {
+        Bits x = a[0].source == Source::Private ? written(a[0], p) : b(a[0], p);
+        std::int64_t at = i(a[1], p), v = i(a[2], p);
+        if (!inRange(p, k, at, x.len)) return;
+        if (v != 0 && v != 1) return fail(p, k, FaultKind::ComponentValue, v);
+        std::uint64_t bit = static_cast<std::uint64_t>(at - 1);
+        if (v) x.w[bit / 64] |= Word{1} << (bit % 64);
+        else x.w[bit / 64] &= ~(Word{1} << (bit % 64));
+        break;
+      }
+      case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE: {
+        Bits x = b(a[1], p), y = b(a[2], p);
+        int c = 0;
+        for (std::uint64_t w = 0; w < x.words() && c == 0; ++w)
+          if (Word diff = x.w[w] ^ y.w[w]) {
+            Word top = diff & (0 - diff);  // the most significant differing bit (bit 0 first)
+            c = (x.w[w] & top) ? 1 : -1;
+          }
+        bool r = op.op == Op::WEQ ? c == 0 : op.op == Op::WNE ? c != 0 : op.op == Op::WLT ? c < 0
+                 : op.op == Op::WLE ? c <= 0 : op.op == Op::WGT ? c > 0 : c >= 0;
+        setI(a[0], p, r);
+        break;
+      }
+
+      // ---- tables
+      case Op::TROWS: setI(a[0], p, static_cast<std::int64_t>(storage_.rowsOf(a[1].handle))); break;
+      case Op::TCOLS: setI(a[0], p, static_cast<std::int64_t>(storage_.colsOf(a[1].handle))); break;
+      case Op::TGETCOL: case Op::TSETCOL: {
+        const PlanOperand& t = op.op == Op::TGETCOL ? a[1] : a[0];
+        std::int64_t j = i(op.op == Op::TGETCOL ? a[2] : a[1], p);
+        std::uint64_t rows = storage_.rowsOf(t.handle), cols = storage_.colsOf(t.handle);
+        if (!inRange(p, k, j, cols)) return;
+        Word* column = storage_.wordsOf(t.handle) + static_cast<std::uint64_t>(j - 1) * wordsForBits(rows);
+        if (op.op == Op::TGETCOL) {
+          Bits d = written(a[0], p);
+          std::copy_n(column, d.words(), d.w);
+        } else {
+          Bits src = b(a[2], p);
+          std::copy_n(src.w, src.words(), column);
+        }
+        break;
+      }
+      case Op::TGETROW: case Op::TSETROW: {
+        const PlanOperand& t = op.op == Op::TGETROW ? a[1] : a[0];
+        std::int64_t r = i(op.op == Op::TGETROW ? a[2] : a[1], p);
+        std::uint64_t rows = storage_.rowsOf(t.handle), cols = storage_.colsOf(t.handle), wpc = wordsForBits(rows);
+        if (!inRange(p, k, r, rows)) return;
+        const std::uint64_t row = static_cast<std::uint64_t>(r - 1), q = row / 64;
+        const Word mask = Word{1} << (row % 64);
+        Word* words = storage_.wordsOf(t.handle);
+        if (op.op == Op::TGETROW) {
+          Bits d = written(a[0], p);
+          std::fill_n(d.w, d.words(), 0);
+          for (std::uint64_t j = 0; j < cols; ++j)
+            if (words[j * wpc + q] & mask) d.w[j / 64] |= Word{1} << (j % 64);
+        } else {
+          Bits src = b(a[2], p);
+          for (std::uint64_t j = 0; j < cols; ++j) {
+            Word& w = words[j * wpc + q];
+            w = ((src.w[j / 64] >> (j % 64)) & 1) ? (w | mask) : (w & ~mask);
+          }
+        }
+        break;
+      }
+      default:
+        break;  // not in a plan (isParallelOp)
+    }
+  }
+
+  const ParallelPlan& plan_;
+  Storage& storage_;
+  const std::int64_t* index_;
+  std::size_t n_;
+  std::vector<std::uint64_t> scalars_;
+  std::vector<Word> bits_;
+  std::vector<std::uint64_t> bitsBase_;
+  std::vector<std::uint32_t> pc_;
+  std::vector<std::int64_t> lastScalarWriter_, lastBitsWriter_;
+  std::size_t faultPos_ = std::numeric_limits<std::size_t>::max();
+  ParallelFault fault_;
+};
+
+}  // namespace
+
+bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome, Storage& storage) {
+  // The iterations, in increasing order.
+  std::vector<std::int64_t> index;
+  if (plan.first > 0) index.push_back(plan.first);
+  const Word* sel = storage.wordsOf(plan.selector);
+  for (std::uint64_t i = plan.from; i <= plan.to; ++i) {
+    std::uint64_t bit = i - 1;
+    if (((sel[bit / 64] >> (bit % 64)) & 1) && static_cast<std::int64_t>(i) != plan.first)
+      index.push_back(static_cast<std::int64_t>(i));
+  }
+  std::sort(index.begin(), index.end());
+  outcome.iterations = index.size();
+  outcome.lastIndex = index.empty() ? 0 : index.back();
+  outcome.liveOutScalars.assign(plan.liveOut.size(), 0);
+  outcome.liveOutWritten.assign(plan.liveOut.size(), 0);
+
+  std::uint64_t wordsPerIteration = 1;
+  for (std::uint64_t len : plan.bitsSlotLength) wordsPerIteration += wordsForBits(len);
+  const std::size_t chunk = static_cast<std::size_t>(std::max<std::uint64_t>(1, kChunkWords / wordsPerIteration));
+  for (std::size_t start = 0; start < index.size(); start += chunk) {
+    const std::size_t n = std::min(chunk, index.size() - start);
+    Chunk c(plan, storage, index.data() + start, n);
+    std::size_t failed = c.run();
+    // The last iteration (so far) that wrote each value needed after the loop.
+    for (std::size_t k = 0; k < plan.liveOut.size(); ++k) {
+      const auto& lo = plan.liveOut[k];
+      std::int64_t p = lo.bits ? c.lastBitsWriter(lo.slot) : c.lastScalarWriter(lo.slot);
+      if (p < 0) continue;
+      outcome.liveOutWritten[k] = 1;
+      if (lo.bits) {
+        Bits v = c.privateBits(static_cast<std::size_t>(p), lo.slot);
+        storage.assignBits(lo.handle, v.len, v.w);
+      } else {
+        outcome.liveOutScalars[k] = c.scalar(static_cast<std::size_t>(p), lo.slot);
+      }
+    }
+    if (failed < n) {
+      outcome.fault = c.fault();  // the lowest failing iteration: later chunks hold higher ones
+      return true;
+    }
+  }
+  if (plan.clearSelector) {
+    Word* w = storage.wordsOf(plan.selector);
+    std::fill_n(w, wordsForBits(storage.rowsOf(plan.selector)), 0);
+  }
+  return true;
+}
+
+}  // namespace star::cpu

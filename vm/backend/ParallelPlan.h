@@ -1,0 +1,127 @@
+// A parallel loop's body as a backend runs it (docs/BYTECODE.md, "Parallel loops"): the body's
+// instructions with every register operand resolved to where its value lives in an iteration.
+// The VM builds the plan (vm/parallel/) and proves what the backend may rely on:
+//  * the instructions are those of kParallelOps (no calls, no I/O, no loops: jumps go forward);
+//  * a Private operand is written before it is read in every iteration, on every path;
+//  * Shared operands are the same in every iteration: scalars are given by value, bit vectors
+//    and tables by handle; no iteration writes them, except tables and bit vectors written at
+//    the iteration's own index (TSETCOL, TSETROW, BSET with the Index operand), which no other
+//    iteration reads there;
+//  * lengths agree wherever an instruction needs them to (checked with the shapes at the PFOR):
+//    what is left to check in an iteration are values (indices, overflow, division by zero).
+// A backend offers the executor through Backend::parallelExecutor(); without it every loop runs
+// its sequential code.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vm/backend/Backend.h"
+#include "vm/bytecode/Opcodes.h"
+
+namespace star {
+
+enum class Source : std::uint8_t {
+  None,     // not a register: `value` is the immediate (or, for LOADK, the constant's value)
+  Shared,   // the same in every iteration: `value` (scalars) or `handle` (bit vectors, tables)
+  Private,  // the iteration's own: scalar or bit-vector slot `slot`
+  Index,    // the iteration's index (1-based), a scalar
+};
+
+struct PlanOperand {
+  Source source = Source::None;
+  std::uint32_t slot = 0;
+  Handle handle = kNoHandle;
+  std::uint64_t value = 0;  // the register's 64 bits (int64, double, string index, flag)
+};
+
+struct PlanOp {
+  Op op = Op::HALT;
+  std::uint32_t pc = 0;      // the instruction's offset in its function (for errors)
+  PlanOperand a[4];
+  std::uint32_t target = 0;  // JMP, JMPF, JMPT: the op to go to; ops.size() ends the iteration
+};
+
+struct ParallelPlan {
+  std::vector<PlanOp> ops;
+  std::uint32_t scalarSlots = 0;
+  std::vector<std::uint64_t> bitsSlotLength;  // each private bit vector's length
+  // BCONST's words (operand 1's slot indexes them), packed as Backend.h says, and their lengths.
+  std::vector<std::vector<std::uint64_t>> constantWords;
+  std::vector<std::uint64_t> constantLength;
+  // The iterations, in increasing order: `first` when it is > 0, then every i (1-based) with
+  // from <= i <= to where the selector has a 1 (first, if any, lies below all of them).
+  Handle selector = kNoHandle;
+  std::int64_t first = 0;
+  std::uint64_t from = 1, to = 0;
+  bool clearSelector = false;  // afterwards the selector is all zeros (its length kept)
+  bool wantLastIndex = false;  // report the largest iteration index
+  // Values needed after the loop: the last iteration that wrote each of these slots gives it.
+  struct LiveOut {
+    bool bits = false;
+    std::uint32_t slot = 0;
+    Handle handle = kNoHandle;  // bits: the register's handle, which receives the value
+  };
+  std::vector<LiveOut> liveOut;
+};
+
+// What went wrong first: the fault of the lowest failing iteration.
+enum class FaultKind : std::uint8_t {
+  None,
+  Overflow,          // integer overflow in op (IADD, ISUB, IMUL, INEG, IDIV, IABS)
+  DivisionByZero,    // IDIV, IMOD
+  IndexRange,        // values: the index, the limit (BGET, BSET, TGETCOL, TSETCOL, TGETROW, TSETROW)
+  ComponentValue,    // BSET: values[0] is not 0 or 1
+  NotAnInteger,      // FTRUNC, FROUND: values[0] holds the real's bits
+  Raise,             // RAISE: values[0] is the message (a string index)
+};
+
+struct ParallelFault {
+  FaultKind kind = FaultKind::None;
+  std::int64_t iteration = 0;  // its index
+  std::uint32_t op = 0;        // in plan.ops
+  std::int64_t values[2] = {0, 0};
+};
+
+struct ParallelOutcome {
+  std::uint64_t iterations = 0;
+  std::int64_t lastIndex = 0;                  // wantLastIndex; 0 when there was no iteration
+  std::vector<std::uint64_t> liveOutScalars;   // per plan.liveOut entry (bits entries: unused)
+  std::vector<std::uint8_t> liveOutWritten;    // per entry: some iteration wrote it
+  ParallelFault fault;
+};
+
+class ParallelExecutor {
+ public:
+  virtual ~ParallelExecutor() = default;
+  // Runs every iteration of the plan. False when this backend cannot run it (the VM then runs
+  // the loop's sequential code, which does the same).
+  virtual bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome) = 0;
+};
+
+// The instructions a plan may contain.
+inline constexpr bool isParallelOp(Op op) {
+  switch (op) {
+    case Op::LOADI: case Op::LOADK: case Op::MOVE:
+    case Op::IADD: case Op::ISUB: case Op::IMUL: case Op::IDIV: case Op::IMOD: case Op::INEG:
+    case Op::FADD: case Op::FSUB: case Op::FMUL: case Op::FDIV: case Op::FNEG: case Op::ITOF:
+    case Op::IEQ: case Op::INE: case Op::ILT: case Op::ILE: case Op::IGT: case Op::IGE:
+    case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE: case Op::FGT: case Op::FGE:
+    case Op::NOT: case Op::AND: case Op::OR: case Op::XOR:
+    case Op::JMP: case Op::JMPF: case Op::JMPT:
+    case Op::BCONST: case Op::BCOPY: case Op::BFILL: case Op::BAND: case Op::BOR: case Op::BXOR:
+    case Op::BNOT: case Op::BFRST: case Op::BFND: case Op::BSTEP: case Op::BNUMB: case Op::BSOME:
+    case Op::BGET: case Op::BSET: case Op::BLEN:
+    case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE:
+    case Op::TROWS: case Op::TCOLS: case Op::TGETCOL: case Op::TSETCOL: case Op::TGETROW:
+    case Op::TSETROW:
+    case Op::IABS: case Op::FABS: case Op::FSQRT: case Op::FEXP: case Op::FLN: case Op::FSIN:
+    case Op::FCOS: case Op::FATAN: case Op::FPOW: case Op::FTRUNC: case Op::FROUND:
+    case Op::RAISE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace star
