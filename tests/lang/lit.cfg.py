@@ -15,17 +15,20 @@ config.test_source_root = os.path.dirname(__file__)
 
 star = lit_config.params.get("star")
 backend = lit_config.params.get("backend", "cpu")
+# Extra options for every run (the suite also runs with --no-parallel-loops: same outputs).
+flags = lit_config.params.get("flags", "")
 llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-14/bin")
 if not star:
     lit_config.fatal("pass --param star=/path/to/star")
-config.test_exec_root = lit_config.params.get("exec_root", os.path.join(os.path.dirname(star), "lit-" + backend))
+config.test_exec_root = lit_config.params.get(
+    "exec_root", os.path.join(os.path.dirname(star), "lit-" + backend + ("-seq" if flags else "")))
 
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-config.substitutions.append(("%run", f"{star} run --backend={backend}"))
+config.substitutions.append(("%run", f"{star} run --backend={backend} {flags}"))
 config.substitutions.append(("%check", f"{star} check"))
 config.substitutions.append(("%dis", f"{star} dis"))
-config.substitutions.append(("%repl", f"{star} repl --backend={backend}"))
+config.substitutions.append(("%repl", f"{star} repl --backend={backend} {flags}"))
 config.substitutions.append(("%star", star))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "..", "tools")))

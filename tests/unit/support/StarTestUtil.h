@@ -149,11 +149,19 @@ inline std::unique_ptr<star::Backend> makeTestBackend() {
   throw std::runtime_error("STAR_TEST_BACKEND=" + name + ": unknown backend (cpu or cuda)");
 }
 
+// Whether parallel loops run in parallel: $STAR_TEST_PARALLEL_LOOPS=0 turns them off (ctest runs
+// the oracle tests both ways: the results must not differ).
+inline bool testParallelLoops() {
+  const char* env = std::getenv("STAR_TEST_PARALLEL_LOOPS");
+  return !(env && std::string(env) == "0");
+}
+
 // The test backend and an interpreter writing to a string stream.
 struct Vm {
   std::unique_ptr<star::Backend> backend = makeTestBackend();
   std::ostringstream out;
   star::Interpreter interp{*backend, out};
+  Vm() { interp.enableParallelLoops(testParallelLoops()); }
 
   RunResult run(const star::Module& m, std::vector<std::string> args = {}) {
     return runModule(interp, out, m, std::move(args));
