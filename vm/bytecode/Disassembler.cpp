@@ -46,6 +46,7 @@ std::string operandText(const Module& m, char shape, std::uint32_t v) {
     case 'k': return "K" + std::to_string(v) + (v < m.constants.size() ? "(" + constantText(m.constants[v]) + ")" : "");
     case 'i': return std::to_string(static_cast<std::int32_t>(v));
     case 'j': return "->" + std::to_string(v);
+    case 'l': return "L" + std::to_string(v);
     case 'f': return "F" + std::to_string(v) + (v < m.functions.size() ? "(" + printable(m.functions[v].name) + ")" : "");
     case 't': {
       static const char* names[] = {"integer", "boolean", "string", "real", "bits", "table"};
@@ -72,6 +73,15 @@ void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out
     for (auto& [reg, kind] : f.ownedRegs) out << " R" << reg << ":" << slotKindName(kind);
     out << "\n";
   }
+  static const char* const kForms[] = {"?", "forall", "STEP-while", "SOME-STEP", "for-if"};
+  for (std::size_t l = 0; l < f.parallelLoops.size(); ++l) {
+    const ParallelLoop& p = f.parallelLoops[l];
+    out << "  ; parallel loop L" << l << ": " << kForms[static_cast<int>(p.form) & 7] << ", index "
+        << operandText(m, 'r', p.index) << ", selector " << operandText(m, 'r', p.selector);
+    if (p.form == LoopForm::ForIf)
+      out << ", range " << operandText(m, 'r', p.first) << ".." << operandText(m, 'r', p.last);
+    out << ", body " << p.bodyBegin << ".." << p.bodyEnd << " (marked |), exit " << p.exit << "\n";
+  }
   std::uint32_t lastLine = 0, lastFile = ~0u;
   for (std::size_t pc = 0; pc < f.code.size();) {
     Op op = static_cast<Op>(f.code[pc]);
@@ -92,7 +102,9 @@ void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out
     }
     const OpInfo& info = opInfo(op);
     std::ostringstream line;
-    line << "  " << std::setw(5) << pc << "  " << std::left << std::setw(8) << info.name;
+    bool inBody = false;
+    for (const ParallelLoop& p : f.parallelLoops) inBody = inBody || (pc >= p.bodyBegin && pc < p.bodyEnd);
+    line << (inBody ? " |" : "  ") << std::setw(5) << pc << "  " << std::left << std::setw(8) << info.name;
     for (std::size_t i = 0; i < info.shape.size(); ++i) {
       if (i) line << ", ";
       line << operandText(m, info.shape[i], f.code[pc + 1 + i]);
