@@ -70,7 +70,20 @@ void CodeGen::beginProgram(const std::vector<Program*>& units, Program& main) {
   for (Program* p : all) initDecls(p->decls);
 }
 
-void CodeGen::mainStatement(Stmt* s) { stmt(s); }
+void CodeGen::mainStatement(Stmt* s, Stmt* next) {
+  beforeStatement(next);
+  stmt(s);
+}
+
+// Before the statement that precedes `next`: a STEP-while loop's PFOR goes before its head
+// `i := STEP(x)`, so that run in parallel the loop needs no STEP (a host round trip on a GPU).
+void CodeGen::beforeStatement(Stmt* next) {
+  if (!next || next->kind != StmtKind::While) return;
+  auto& w = static_cast<WhileStmt&>(*next);
+  if (w.parallel.form == ParallelForm::StepWhile)
+    pendingParallel_[&w] = beginParallelLoop(LoopForm::StepWhile, operand(*w.parallel.selector),
+                                             operand(*w.parallel.index), w.loc);
+}
 
 std::uint32_t CodeGen::endProgram(Program& main) {
   emit(Op::HALT, {}, main.body ? main.body->loc : main.loc);
@@ -280,10 +293,13 @@ void CodeGen::stmt(Stmt* s) {
       // Rotated: the condition sits at the bottom, so an iteration costs one jump.
       auto& w = static_cast<WhileStmt&>(*s);
       std::int64_t parallel = -1;
-      if (w.parallel.form != ParallelForm::None)
-        parallel = beginParallelLoop(w.parallel.form == ParallelForm::StepWhile ? LoopForm::StepWhile
-                                                                                 : LoopForm::SomeStep,
-                                     operand(*w.parallel.selector), operand(*w.parallel.index), s->loc);
+      if (w.parallel.form == ParallelForm::SomeStep)
+        parallel = beginParallelLoop(LoopForm::SomeStep, operand(*w.parallel.selector),
+                                     operand(*w.parallel.index), s->loc);
+      if (auto pending = pendingParallel_.find(&w); pending != pendingParallel_.end()) {
+        parallel = pending->second;
+        pendingParallel_.erase(pending);
+      }
       std::uint32_t toCond = emit(Op::JMP, {0}, s->loc);
       std::uint32_t top = here();
       fs_.loops.emplace_back();
@@ -323,9 +339,14 @@ void CodeGen::stmt(Stmt* s) {
       break;
     }
     case StmtKind::For: forStmt(static_cast<ForStmt&>(*s)); break;
-    case StmtKind::Block:
-      for (auto& b : static_cast<BlockStmt&>(*s).body) stmt(b.get());
+    case StmtKind::Block: {
+      auto& body = static_cast<BlockStmt&>(*s).body;
+      for (std::size_t k = 0; k < body.size(); ++k) {
+        beforeStatement(k + 1 < body.size() ? body[k + 1].get() : nullptr);
+        stmt(body[k].get());
+      }
       break;
+    }
     case StmtKind::Break:
       fs_.loops.back().breaks.push_back(emit(Op::JMP, {0}, s->loc));
       break;
@@ -403,8 +424,8 @@ void CodeGen::forallStmt(ForallStmt& f) {
   std::uint32_t index = operand(*f.symbol);
   bool viaRef = f.symbol->byRef;
   std::uint32_t counter = viaRef ? temp(SlotKind::Scalar) : index;
-  emit(Op::BSTEP, {counter, set}, f.loc);
   std::int64_t parallel = viaRef ? -1 : beginParallelLoop(LoopForm::Forall, set, counter, f.loc);
+  emit(Op::BSTEP, {counter, set}, f.loc);
   std::uint32_t toCond = emit(Op::JMP, {0}, f.loc);
   std::uint32_t top = here();
   if (viaRef) emit(Op::STREF, {index, counter}, f.loc);

@@ -26,7 +26,7 @@ class CodeGen {
   std::uint32_t compile(const std::vector<Program*>& units, Program& main);
   // The same in three steps, for a driver that compiles the main body one statement at a time.
   void beginProgram(const std::vector<Program*>& units, Program& main);
-  void mainStatement(Stmt* s);
+  void mainStatement(Stmt* s, Stmt* next = nullptr);
   std::uint32_t endProgram(Program& main);
 
  private:
@@ -77,6 +77,7 @@ class CodeGen {
   void callStmt(CallStmt& s);
   void forStmt(ForStmt& s);
   void forallStmt(ForallStmt& s);
+  void beforeStatement(Stmt* next);
   std::int64_t beginParallelLoop(LoopForm form, std::uint32_t selector, std::uint32_t index,
                                  SourceLoc loc);
 
@@ -102,6 +103,8 @@ class CodeGen {
   std::size_t constantsIndexed_ = 0;
   std::uint32_t lastInstr_ = 0;  // code offset of the last emitted instruction
   std::uint32_t entry_ = 0;      // the entry function being compiled
+  // STEP-while loops whose PFOR was emitted before their head statement, and its loop index.
+  std::unordered_map<const WhileStmt*, std::int64_t> pendingParallel_;
 };
 
 SlotKind slotKindOf(Type t);

@@ -102,12 +102,17 @@ bool Compilation::streamProgram(std::uint32_t file, bool generateCode) {
   std::vector<Program*> units;
   for (auto& u : units_) units.push_back(u.get());
   if (generating) gen.beginProgram(units, *program_);
+  // Code generation lags one statement behind: a loop may need code before the statement that
+  // precedes it (the STEP-while idiom's head).
+  StmtPtr pending;
   while (StmtPtr s = reader.nextStatement()) {
     if (reader.hasErrors()) throw ProgramReader::NeedsWholeParse{};
-    checker.checkMainStatement(s.get());
+    checker.checkMainStatement(s.get(), pending.get());
     generating = generating && !diags_.hasErrors();
-    if (generating) gen.mainStatement(s.get());
+    if (generating && pending) gen.mainStatement(pending.get(), s.get());
+    pending = std::move(s);
   }
+  if (generating && pending) gen.mainStatement(pending.get(), nullptr);
   checker.endProgram(*program_);
   loopReports_ = checker.loopReports();
   if (diags_.hasErrors()) return false;

@@ -318,10 +318,10 @@ bool Checker::checkProgram(Program& program) {
 
 void Checker::beginProgram(Program& program) { checkDecls(program); }
 
-void Checker::checkMainStatement(Stmt* s) {
+void Checker::checkMainStatement(Stmt* s, Stmt* previous) {
   int errorsBefore = diags_.errorCount();
   stmt(s);
-  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, nullptr, loopReports_).analyse(s);
+  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, nullptr, loopReports_).analyse(s, previous);
 }
 
 void Checker::endProgram(Program& program) {

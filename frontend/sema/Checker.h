@@ -31,7 +31,7 @@ class Checker {
   // The same in three steps, for a driver that reads the main body one statement at a time:
   // the declarations, each statement of the main body, then the end (unused-variable warnings).
   void beginProgram(Program& program);
-  void checkMainStatement(Stmt* s);
+  void checkMainStatement(Stmt* s, Stmt* previous = nullptr);
   void endProgram(Program& program);
 
   // Every loop checked so far and whether it runs in parallel (star check --explain-loops).

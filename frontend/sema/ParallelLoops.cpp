@@ -311,7 +311,7 @@ std::vector<StmtPtr>* blockOf(StmtPtr& s) {
 
 }  // namespace
 
-void ParallelLoops::analyse(Stmt* s) {
+void ParallelLoops::analyse(Stmt* s, Stmt* previous) {
   if (!s) return;
   switch (s->kind) {
     case StmtKind::Block: block(static_cast<BlockStmt&>(*s).body); break;
@@ -322,7 +322,7 @@ void ParallelLoops::analyse(Stmt* s) {
       break;
     }
     case StmtKind::While: case StmtKind::For: case StmtKind::Repeat: case StmtKind::Forall:
-      loop(s, nullptr);
+      loop(s, previous);
       break;
     default:
       break;

@@ -32,8 +32,9 @@ class ParallelLoops {
   ParallelLoops(Diagnostics& diags, const Routine* routine, std::vector<LoopReport>& reports)
       : diags_(diags), routine_(routine), reports_(reports) {}
 
-  // Every loop of a statement (and the statements nested in it).
-  void analyse(Stmt* s);
+  // Every loop of a statement (and the statements nested in it). `previous` is the statement
+  // before s in its block, if any (a STEP-while loop's head).
+  void analyse(Stmt* s, Stmt* previous = nullptr);
 
  private:
   void block(std::vector<StmtPtr>& body);

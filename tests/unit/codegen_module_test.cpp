@@ -773,8 +773,13 @@ TEST(Disassembler, PrintsEveryInstructionOfACompiledProgram) {
       std::string name(opInfo(o).name);
       mnemonics.insert(name);
       std::string pcText = std::to_string(pc);
+      // (A parallel loop's body is marked with '|' instead of the second blank.)
       std::string prefix = "\n  " + std::string(5 - pcText.size(), ' ') + pcText + "  " + name;
       std::size_t at = section.find(prefix);
+      if (at == std::string::npos) {
+        prefix = "\n |" + std::string(5 - pcText.size(), ' ') + pcText + "  " + name;
+        at = section.find(prefix);
+      }
       ASSERT_NE(at, std::string::npos) << f.name << " pc " << pc << " " << name;
       // The mnemonic is followed by padding or the end of the line, not more letters.
       char next = section[at + prefix.size()];

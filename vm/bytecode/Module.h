@@ -42,8 +42,8 @@ struct ParamInfo {
 // instruction names it; the loop's ordinary sequential code follows the PFOR and ends at `exit`,
 // so a VM or backend that does not run it in parallel simply falls through.
 enum class LoopForm : std::uint8_t {
-  Forall = 1,     // iterations: R[index] if > 0, then the 1s of R[selector]; after: R[index] = 0
-  StepWhile = 2,  // the same; after: R[selector] all zeros, R[index] = 0
+  Forall = 1,     // iterations: the 1s of R[selector]; after: R[index] = 0 (PFOR precedes the first STEP)
+  StepWhile = 2,  // the same, PFOR before the head `i := STEP(x)`; after: R[selector] zeros, R[index] = 0
   SomeStep = 3,   // iterations: the 1s of R[selector]; after: zeros, R[index] = the last one
   ForIf = 4,      // iterations: i in R[first]..R[last] with R[selector](i) = 1; after: R[index] = R[last]
 };

@@ -184,8 +184,6 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
   switch (loop.form) {
     case LoopForm::Forall:
     case LoopForm::StepWhile:
-      plan.first = reg(loop.index).i;
-      if (plan.first < 0 || static_cast<std::uint64_t>(plan.first) > selectorLength) return fallBack();
       plan.from = 1;
       plan.to = selectorLength;
       plan.clearSelector = loop.form == LoopForm::StepWhile;
