@@ -50,4 +50,9 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
   return makeCpuBackend();
 }
 
+bool useDeviceEngine(const std::string& requested, const Backend& backend) {
+  if (requested == "device") return true;
+  return requested == "auto" && backend.name() == "cuda";
+}
+
 }  // namespace star

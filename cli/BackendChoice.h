@@ -15,5 +15,8 @@ std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string
 // The same without touching the memory limit.
 std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error);
 bool cudaBackendBuilt();
+// Whether `--engine=requested` (host, device, auto) runs on the backend's device engine: auto
+// means the device engine on the CUDA backend, the host elsewhere.
+bool useDeviceEngine(const std::string& requested, const Backend& backend);
 
 }  // namespace star

@@ -187,6 +187,7 @@ int commandRun(const CommandLine& cl) {
     vm.enableStats(cl.stats);
     vm.enableNatives(!cl.noNative);
     vm.enableParallelLoops(!cl.noParallelLoops);
+    vm.enableDeviceEngine(useDeviceEngine(cl.engine, *backend));
     std::signal(SIGINT, onInterrupt);
     try {
       vm.run(p.module, p.module.entry);
@@ -202,6 +203,7 @@ int commandRun(const CommandLine& cl) {
       const auto& ps = vm.parallelStats();
       std::cerr << "parallel loops: " << ps.parallel << " run in parallel (" << ps.iterations
                 << " iterations), " << ps.sequential << " sequentially\n";
+      if (vm.deviceEngineOn()) vm.engineStats().print(std::cerr);
     }
   }
   return status;

@@ -13,6 +13,7 @@ struct CommandLine {
   std::string file;
   std::string output;              // compile -o
   std::string backend = "auto";
+  std::string engine = "auto";     // --engine: host, device or auto
   std::vector<std::string> modulePath;
   std::vector<std::string> programArgs;
   bool stats = false;

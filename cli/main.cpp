@@ -30,6 +30,10 @@ const char* kUsage =
     "options:\n"
     "  --backend=cpu|cuda|auto  where slice, word and table primitives run (default: auto,\n"
     "                           CUDA when a GPU is present)\n"
+    "  --engine=host|device|auto  who interprets the bytecode: the host, or the device engine\n"
+    "                           that runs whole procedures on the GPU (default: auto, the device\n"
+    "                           engine on the CUDA backend; on the CPU backend `device` runs the\n"
+    "                           engine's code on host threads, for testing)\n"
     "  --stats                  after the run, print each opcode's count and time (stderr)\n"
     "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable)\n"
     "  --no-native              run standard-library procedures as their Star bodies\n"
@@ -77,6 +81,11 @@ int main(int argc, char** argv) {
       continue;
     }
     if (a.rfind("--backend=", 0) == 0) cl.backend = a.substr(10);
+    else if (a.rfind("--engine=", 0) == 0) {
+      cl.engine = a.substr(9);
+      if (cl.engine != "host" && cl.engine != "device" && cl.engine != "auto")
+        return usageError("--engine takes host, device or auto, not '" + cl.engine + "'");
+    }
     else if (a == "--stats") cl.stats = true;
     else if (a == "--dump-ast") cl.dumpAst = true;
     else if (a == "--no-native") cl.noNative = true;

@@ -6,11 +6,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define STAR_HD __host__ __device__ __forceinline__
-#else
-#define STAR_HD inline
-#endif
+#include "core/HostDevice.h"
 
 namespace star {
 
@@ -54,6 +50,19 @@ STAR_HD constexpr std::uint64_t reverseBits(std::uint64_t x) {
   x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
   return __builtin_bswap64(x);
 #endif
+}
+
+// A word of len <= 64 bits, packed as above (its bit 1 at bit 0 of the element), as the number
+// it spells with bit 1 the most significant; and back.
+STAR_HD std::uint64_t wordToNumber(std::uint64_t packed, std::uint64_t len) {
+  std::uint64_t v = 0;
+  for (std::uint64_t i = 0; i < len; ++i) v = (v << 1) | ((packed >> i) & 1);
+  return v;
+}
+STAR_HD std::uint64_t numberToWord(std::uint64_t v, std::uint64_t len) {
+  std::uint64_t packed = 0;
+  for (std::uint64_t i = 0; i < len; ++i) packed |= ((v >> (len - 1 - i)) & 1) << i;
+  return packed;
 }
 
 }  // namespace star

@@ -6,6 +6,7 @@
 #include "runtime-cpu/NBodyReference.h"
 #include "runtime-cpu/ParallelRun.h"
 #include "runtime-cpu/RowSort.h"
+#include "runtime-cpu/ThreadEngine.h"
 #include "vm/backend/HandleTable.h"
 #include "vm/backend/NativeKernels.h"
 #include "vm/backend/ParallelPlan.h"
@@ -141,7 +142,11 @@ void shapeTable(Value& s, std::uint64_t rows, std::uint64_t cols) {
   s.cols = cols;
 }
 
-class CpuBackend final : public Backend, public NativeKernels, public ParallelExecutor, cpu::Storage {
+class CpuBackend final : public Backend,
+                         public NativeKernels,
+                         public ParallelExecutor,
+                         cpu::Storage,
+                         cpu::EngineStorage {
  public:
   CpuBackend() : values_("cpu backend"), device_(cpuModel()) {}
 
@@ -417,6 +422,27 @@ class CpuBackend final : public Backend, public NativeKernels, public ParallelEx
   std::uint64_t colsOf(Handle h) override { return values_.at(h).cols; }
   void assignBits(Handle h, std::uint64_t length, const std::uint64_t* w) override { writeBits(h, length, w); }
 
+  // ---- the device engine on host threads (runtime-cpu/ThreadEngine.h) ----------------------
+  DeviceEngine* deviceEngine() override {
+    if (!engine_) engine_ = cpu::makeThreadEngine(*this);
+    return engine_.get();
+  }
+  std::uint32_t handleCount() override { return static_cast<std::uint32_t>(values_.size()); }
+  engine::Shape shapeOf(std::uint32_t h) override {
+    if (!values_.live(h)) return engine::Shape{};
+    Value& v = values_.at(h);
+    const bool table = values_.kind(h) == HandleKind::Table;
+    // The engine never grows a value: it may use the words the vector has now.
+    return engine::Shape{v.words.data(), v.length, table ? v.cols : 1, v.words.size(), table ? 2u : 1u, 0};
+  }
+  void setShape(std::uint32_t h, std::uint64_t rows, std::uint64_t cols) override {
+    Value& v = values_.at(h);
+    const bool table = values_.kind(h) == HandleKind::Table;
+    v.length = rows;
+    if (table) v.cols = cols;
+    v.words.resize((table ? cols : 1) * wordsForBits(rows));  // never beyond what it had
+  }
+
 
   bool transitiveClosure(Handle t) override {
     Value& s = tab(t);
@@ -547,6 +573,7 @@ class CpuBackend final : public Backend, public NativeKernels, public ParallelEx
   std::vector<Word> closure_row_;  // transitiveClosure's gathered pivot row (capacity kept)
   // Whole-column scratch of the native procedures (candidates, carries); capacity kept.
   std::vector<Word> column_a_, column_b_;
+  std::unique_ptr<DeviceEngine> engine_;
 };
 
 }  // namespace

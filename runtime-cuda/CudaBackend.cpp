@@ -24,6 +24,8 @@
 
 #include "core/MemoryLimit.h"
 #include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/CudaEngine.h"
+#include "runtime-cuda/CudaParallel.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/DeviceValue.h"
 #include "runtime-cuda/kernels/Arith.h"
@@ -38,6 +40,7 @@
 #include "runtime-cuda/kernels/Shift.h"
 #include "vm/backend/HandleTable.h"
 #include "vm/backend/NativeKernels.h"
+#include "vm/backend/ParallelPlan.h"
 
 namespace star {
 namespace {
@@ -47,7 +50,7 @@ using cuda::DeviceValue;
 
 constexpr std::size_t kElementBytes = sizeof(std::uint64_t);
 
-class CudaBackend final : public Backend, public NativeKernels {
+class CudaBackend final : public Backend, public NativeKernels, public ParallelExecutor {
  public:
   CudaBackend() = default;
   ~CudaBackend() override {
@@ -327,6 +330,16 @@ class CudaBackend final : public Backend, public NativeKernels {
     return cuda::nbodyVerlet(ctx_, s, dt, steps);
   }
 
+  // ---- parallel loops ----------------------------------------------------------------------
+  // One kernel over all candidate iterations (runtime-cuda/CudaParallel.h).
+  ParallelExecutor* parallelExecutor() override { return this; }
+  bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome) override {
+    return parallel_.run(plan, outcome);
+  }
+
+  // ---- the device engine (runtime-cuda/CudaEngine.h) -----------------------------------------
+  DeviceEngine* deviceEngine() override { return &engine_; }
+
  private:
   const cuda::Launch& launch() const { return ctx_.launch(); }
 
@@ -413,6 +426,10 @@ class CudaBackend final : public Backend, public NativeKernels {
   std::uint64_t closure_capacity_ = 0;        // elements at closure_scratch_
   std::uint64_t* fields_scratch_ = nullptr;   // extremeRows' candidate buffers (device)
   std::uint64_t fields_capacity_ = 0;         // elements at fields_scratch_
+  cuda::CudaParallel parallel_{ctx_, values_, [this](Handle h, std::uint64_t length) {
+                                 reshapeBits(values_.bits(h), length);
+                               }};
+  cuda::CudaEngine engine_{ctx_, values_};
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/Interrupt.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "vm/backend/Backend.h"
 
@@ -109,6 +110,9 @@ void DeviceContext::teardown() noexcept {
   if (launch_.stream != nullptr) cudaStreamDestroy(launch_.stream);
   if (state_ != nullptr) cudaFree(state_);
   if (host_ != nullptr) cudaFreeHost(host_);
+  if (area_.host != nullptr) cudaFreeHost(area_.host);
+  area_ = MappedArea{};
+  area_words_ = 0;
   pool_ = nullptr;
   launch_.stream = nullptr;
   state_ = nullptr;
@@ -138,19 +142,47 @@ ResultTarget DeviceContext::nextResult() {
 // driver's completion path of cudaStreamSynchronize (about 1.5 us less on an H200). A kernel that
 // faults never stores its ticket: the periodic stream query turns that into a BackendError.
 std::uint64_t DeviceContext::result() {
+  waitTicket(&host_[kTicketWord], ticket_);
+  return loadAcquire(host_[kValueWord]);
+}
+
+void DeviceContext::waitTicket(const std::uint64_t* host_word, std::uint64_t ticket,
+                               std::uint64_t* interrupt_word) {
+  auto& word = *const_cast<std::uint64_t*>(host_word);
   for (unsigned spins = 1;; ++spins) {
-    if (loadAcquire(host_[kTicketWord]) == ticket_) return loadAcquire(host_[kValueWord]);
+    if (loadAcquire(word) == ticket) return;
+    if (interrupt_word != nullptr && gInterruptRequested.load(std::memory_order_relaxed))
+      std::atomic_ref<std::uint64_t>(*interrupt_word).store(1, std::memory_order_release);
     if (spins % kSpinsPerQuery == 0) {
       const cudaError_t status = cudaStreamQuery(launch_.stream);
       if (status != cudaErrorNotReady) {
         check(status, "synchronize");
         // The stream is idle, so the launch has completed and its stores are visible.
-        if (loadAcquire(host_[kTicketWord]) == ticket_) return loadAcquire(host_[kValueWord]);
+        if (loadAcquire(word) == ticket) return;
         throw BackendError("cuda backend: a kernel completed without storing its result");
       }
     }
     cpuRelax();
   }
+}
+
+DeviceContext::MappedArea DeviceContext::mappedArea(std::size_t words) {
+  if (words <= area_words_) return area_;
+  synchronize();  // no launch may still store into the old area
+  if (area_.host != nullptr) cudaFreeHost(area_.host);
+  area_ = MappedArea{};
+  area_words_ = 0;
+  void* host = nullptr;
+  checkAlloc(cudaHostAlloc(&host, words * sizeof(std::uint64_t), cudaHostAllocMapped),
+             words * sizeof(std::uint64_t));
+  void* device = nullptr;
+  const cudaError_t mapped = cudaHostGetDevicePointer(&device, host, 0);
+  if (mapped != cudaSuccess) cudaFreeHost(host);
+  check(mapped, "cudaHostGetDevicePointer");
+  area_ = {static_cast<std::uint64_t*>(host), static_cast<std::uint64_t*>(device)};
+  area_words_ = words;
+  for (std::size_t i = 0; i < words; ++i) area_.host[i] = 0;
+  return area_;
 }
 
 // A plain 8-byte copy into the pinned area beats a kernel that stores into it (measured on an

@@ -43,6 +43,20 @@ class DeviceContext {
   // finishing the launch (later primitives are queued behind it anyway). A device fault is
   // reported here if it happens before the result appears, else at the next synchronisation.
   std::uint64_t result();
+  // A mapped pinned host area of at least `words` words for launches that return several values
+  // (parallel loops, the device engine): its host address and the address kernels store to. It
+  // grows only between launches (the old area is freed after the stream drains). Kernels store
+  // a ticket from nextTicket() last; waitTicket() spins until it appears.
+  struct MappedArea {
+    std::uint64_t* host = nullptr;
+    std::uint64_t* device = nullptr;
+  };
+  MappedArea mappedArea(std::size_t words);
+  std::uint64_t nextTicket() { return ++ticket_; }
+  // With `interrupt_word` (mapped memory a running kernel reads), a Ctrl-C while waiting sets it
+  // to 1, so that the kernel can stop.
+  void waitTicket(const std::uint64_t* host_word, std::uint64_t ticket,
+                  std::uint64_t* interrupt_word = nullptr);
   // One element of device memory, copied back after everything queued before it.
   std::uint64_t readWord(const std::uint64_t* device_word);
   // Waits for the stream (also before reusing host memory handed to a copy).
@@ -59,7 +73,9 @@ class DeviceContext {
   ReduceState* state_ = nullptr;  // device, idle values between launches
   std::uint64_t* host_ = nullptr;  // mapped pinned host memory: kTicketWord, kValueWord, kCopyWord
   std::uint64_t* host_on_device_ = nullptr;  // its device address
-  std::uint64_t ticket_ = 0;                 // of the last nextResult()
+  std::uint64_t ticket_ = 0;                 // of the last nextResult() or nextTicket()
+  MappedArea area_;
+  std::size_t area_words_ = 0;
 };
 
 }  // namespace star::cuda

@@ -261,9 +261,18 @@ std::optional<std::string> dependence(const std::vector<Access>& accesses, const
       continue;
     }
     // Written at locations selected by the index: every write and read the same way, at i.
+    for (const Access* a : list)  // the reference: a write at i, if there is one
+      if ((a->use == Use::WriteCol || a->use == Use::WriteRow || a->use == Use::WriteComp) && !a->assigned &&
+          a->atIndex) {
+        partialWrite = a;
+        break;
+      }
     Use writeUse = partialWrite->use;
     Use readUse = writeUse == Use::WriteCol ? Use::ReadCol : writeUse == Use::WriteRow ? Use::ReadRow : Use::ReadComp;
     const char* accessor = writeUse == Use::WriteCol ? "COL" : writeUse == Use::WriteRow ? "ROW" : "a component";
+    if (!partialWrite->atIndex)
+      return name + " is written by " + accessor + " at a place other than the iteration's own i: " +
+             where(partialWrite->loc);
     for (const Access* a : list) {
       if (a->use == Use::ReadShape) continue;
       bool write = a->use == Use::WriteCol || a->use == Use::WriteRow || a->use == Use::WriteComp;
@@ -389,6 +398,12 @@ void ParallelLoops::forall(ForallStmt& f) {
   if (auto why = dependence(scan.accesses, f.symbol, nullptr)) {
     diags_.error(f.loc, "the iterations of this forall are not independent: " + *why);
     f.parallel.whyNot = *why;
+    return;
+  }
+  // Accepted, but run sequentially: iterations cannot each have their own copy of a variable
+  // that lives in the caller (as for the idioms).
+  if (f.symbol->byRef) {
+    f.parallel.whyNot = "the loop variable is a var parameter";
     return;
   }
   f.parallel.form = ParallelForm::Forall;

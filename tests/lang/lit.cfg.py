@@ -20,9 +20,13 @@ flags = lit_config.params.get("flags", "")
 llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-14/bin")
 if not star:
     lit_config.fatal("pass --param star=/path/to/star")
+suffix = "".join(c if c.isalnum() else "-" for c in flags.strip())
 config.test_exec_root = lit_config.params.get(
-    "exec_root", os.path.join(os.path.dirname(star), "lit-" + backend + ("-seq" if flags else "")))
+    "exec_root", os.path.join(os.path.dirname(star), "lit-" + backend + ("-" + suffix if suffix else "")))
 
+# The device engine's emulation on host threads (runtime-cpu/ThreadEngine.h) reads its team shape.
+if "STAR_ENGINE_TEAM" in os.environ:
+    config.environment["STAR_ENGINE_TEAM"] = os.environ["STAR_ENGINE_TEAM"]
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%run", f"{star} run --backend={backend} {flags}"))

@@ -27,13 +27,13 @@
 #include "runtime-cpu/NBodyReference.h"
 #include "tests/unit/support/StarTestUtil.h"
 #include "vm/backend/NBodySystem.h"
+#include "vm/backend/NativeKernels.h"
 
 #ifdef STAR_HAVE_CUDA
 #include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/NBodyDevice.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
-#include "vm/backend/NativeKernels.h"
 #endif
 
 namespace {

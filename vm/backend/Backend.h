@@ -41,6 +41,7 @@ enum class BitOp : std::uint8_t { And, Or, Xor };
 
 class NativeKernels;     // vm/backend/NativeKernels.h
 class ParallelExecutor;  // vm/backend/ParallelPlan.h
+class DeviceEngine;      // vm/backend/DeviceEngine.h
 
 struct BackendError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -117,6 +118,11 @@ class Backend {
   // The executor of parallel loop bodies (vm/backend/ParallelPlan.h), or null: the VM then runs
   // every loop's sequential code.
   virtual ParallelExecutor* parallelExecutor() { return nullptr; }
+
+  // ---- the device engine -------------------------------------------------------------------
+  // An engine that runs whole stretches of bytecode on the device (vm/backend/DeviceEngine.h),
+  // or null: the host interpreter then runs every instruction.
+  virtual DeviceEngine* deviceEngine() { return nullptr; }
 };
 
 }  // namespace star

@@ -60,6 +60,10 @@ class HandleTable {
   const Storage& table(Handle h) const { return const_cast<HandleTable*>(this)->table(h); }
   HandleKind kind(Handle h) const { return const_cast<HandleTable*>(this)->entry(h).kind; }
 
+  // Handles are below size(); live(h) says whether one is in use (the device engine walks them).
+  std::size_t size() const { return entries_.size(); }
+  bool live(Handle h) const { return h < entries_.size() && entries_[h].kind != HandleKind::Free; }
+
   template <class F>
   void forEachLive(F&& f) {
     for (Entry& e : entries_)

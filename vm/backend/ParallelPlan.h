@@ -56,6 +56,7 @@ struct ParallelPlan {
   std::uint64_t from = 1, to = 0;
   bool clearSelector = false;  // afterwards the selector is all zeros (its length kept)
   bool wantLastIndex = false;  // report the largest iteration index
+  bool countIterations = true;  // report the number of iterations (for --stats; may cost a wait)
   // Values needed after the loop: the last iteration that wrote each of these slots gives it.
   struct LiveOut {
     bool bits = false;
@@ -84,7 +85,7 @@ struct ParallelFault {
 };
 
 struct ParallelOutcome {
-  std::uint64_t iterations = 0;
+  std::uint64_t iterations = 0;                // when countIterations (else it may stay 0)
   std::int64_t lastIndex = 0;                  // wantLastIndex; 0 when there was no iteration
   std::vector<std::uint64_t> liveOutScalars;   // per plan.liveOut entry (bits entries: unused)
   std::vector<std::uint8_t> liveOutWritten;    // per entry: some iteration wrote it

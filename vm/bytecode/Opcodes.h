@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/HostDevice.h"
+
 namespace star {
 
 enum class Op : std::uint8_t {
@@ -40,6 +42,18 @@ static_assert(accessMatchesShape(), "Opcodes.def: an access string differs in le
 // Code words an instruction takes: the opcode and one word per operand.
 inline std::uint32_t instrSize(Op op) {
   return 1 + static_cast<std::uint32_t>(opInfo(op).shape.size());
+}
+
+// The same, usable on the GPU (the device engine decodes with it).
+STAR_HD constexpr std::uint32_t operandCount(Op op) {
+  switch (op) {
+#define OP(name, shape, access, doc) \
+  case Op::name:                     \
+    return sizeof(shape) - 1;
+#include "vm/bytecode/Opcodes.def"
+    default:
+      return 0;
+  }
 }
 
 // Whether an operand of this shape letter names a register (Opcodes.def lists the letters).

@@ -30,19 +30,6 @@ std::string str(std::uint64_t v) { return std::to_string(v); }
 
 const std::string kEmpty;
 
-// A word of len <= 64 bits, packed as the backend packs it (bit 1 at bit 0 of the element), as
-// the number it spells with bit 1 the most significant; and back.
-std::uint64_t wordToNumber(std::uint64_t packed, std::uint64_t len) {
-  std::uint64_t v = 0;
-  for (std::uint64_t i = 0; i < len; ++i) v = (v << 1) | ((packed >> i) & 1);
-  return v;
-}
-std::uint64_t numberToWord(std::uint64_t v, std::uint64_t len) {
-  std::uint64_t packed = 0;
-  for (std::uint64_t i = 0; i < len; ++i) packed |= ((v >> (len - 1 - i)) & 1) << i;
-  return packed;
-}
-
 // TRUNC and ROUND: a whole double as an integer, if it is one that fits in 64 bits.
 std::int64_t wholeToInteger(double whole, double x, const char* name) {
   if (std::isnan(x)) throw Fault(wholeMessage(name, x));
@@ -394,9 +381,16 @@ void Interpreter::execute(const Module& m) {
   auto started = now();
   std::uint32_t lastOp = kOpCount;
 
+  bool hostNext = false;  // the device engine stopped here: this instruction is the host's
   try {
     for (;;) {
       instrPc = pc;
+      if (engine_ && !hostNext && deviceRuns(static_cast<Op>(code[pc]))) {
+        runOnDevice(m, fn, code, pc);
+        hostNext = true;
+        continue;
+      }
+      hostNext = false;
       const Op op = static_cast<Op>(code[pc]);
       const std::uint32_t* a = code + pc + 1;
       pc += instrSize(op);

@@ -15,6 +15,7 @@
 #include "core/Interrupt.h"
 #include "core/SourceLoc.h"
 #include "vm/backend/Backend.h"
+#include "vm/engine/EngineLayout.h"
 #include "vm/bytecode/Module.h"
 #include "vm/interp/ParallelBody.h"
 
@@ -48,6 +49,19 @@ struct ExecutionStats {
   void print(std::ostream& out, const std::string& backendName, const std::string& device) const;
 };
 
+// What the device engine did (`star run --stats`): instructions it executed, its launches, and
+// the instructions it handed to the host, by reason.
+struct EngineStats {
+  std::uint64_t instructions = 0;
+  std::uint64_t launches = 0;
+  std::array<std::uint64_t, engine::kStopReasons> handedBack{};
+  std::string shape;  // how the last launch was spread
+  void print(std::ostream& out) const;
+};
+
+class DeviceEngine;
+struct EngineProgramImage;
+
 class Interpreter {
  public:
   Interpreter(Backend& backend, std::ostream& out);
@@ -69,6 +83,11 @@ class Interpreter {
     std::uint64_t sequential = 0;  // PFORs that ran their sequential code instead
   };
   const ParallelStats& parallelStats() const { return parallelStats_; }
+  // Runs on the backend's device engine wherever it can (false: the host runs every instruction,
+  // the reference). Without a device engine this does nothing.
+  void enableDeviceEngine(bool on);
+  bool deviceEngineOn() const { return engine_ != nullptr; }
+  const EngineStats& engineStats() const { return engineStats_; }
   // Bounds a run to `n` loop iterations (backward jumps) and calls (0: no bound), for fuzzing and
   // generated programs: beyond it the run stops with a runtime error.
   void setBudget(std::uint64_t n) { budget_ = n; }
@@ -166,6 +185,15 @@ class Interpreter {
   std::map<std::pair<std::uint32_t, std::uint32_t>, ParallelBody> parallelBodies_;  // (function, loop)
   bool runParallel(const Module& m, const Function& fn, std::uint32_t loop, std::uint32_t pforPc);
   void poll();  // at back-edges and calls: Ctrl-C and the budget
+  // The device engine (vm/interp/EngineHandoff.cpp): the state handed over and back.
+  static bool deviceRuns(Op op);  // instructions worth handing to the device engine
+  void runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
+                   std::uint32_t& pc);
+  void loadProgram(const Module& m);
+  DeviceEngine* engine_ = nullptr;
+  EngineStats engineStats_;
+  const Module* engineModule_ = nullptr;
+  std::uint64_t engineModuleKey_ = 0;
   std::uint64_t nativeCalls_ = 0;
   ExecutionStats stats_;
   std::vector<std::uint64_t> scratch_;

@@ -208,6 +208,7 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
       plan.liveOut.push_back({p.kind == SlotKind::Bits, slotOf[p.reg],
                               p.kind == SlotKind::Bits ? static_cast<Handle>(reg(p.reg).u) : kNoHandle});
 
+  plan.countIterations = statsOn_;
   ParallelOutcome outcome;
   if (!executor->runParallel(plan, outcome)) return fallBack();
   ++parallelStats_.parallel;
@@ -244,7 +245,7 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
     case LoopForm::Forall:
     case LoopForm::StepWhile: reg(loop.index).i = 0; break;
     case LoopForm::SomeStep:
-      if (plan.wantLastIndex && outcome.iterations) reg(loop.index).i = outcome.lastIndex;
+      if (plan.wantLastIndex && outcome.lastIndex > 0) reg(loop.index).i = outcome.lastIndex;
       break;
     case LoopForm::ForIf: reg(loop.index).i = reg(loop.last).i; break;
   }

@@ -36,4 +36,10 @@ const std::string& pooledString(std::uint64_t index) {
   return p.strings[index];
 }
 
+std::uint64_t pooledStringCount() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  return p.strings.size();
+}
+
 }  // namespace star

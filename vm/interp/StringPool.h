@@ -11,5 +11,7 @@ namespace star {
 std::uint64_t internString(const std::string& s);
 // Throws std::out_of_range for an index that was never handed out.
 const std::string& pooledString(std::uint64_t index);
+// Strings interned so far: every index below it is a valid string.
+std::uint64_t pooledStringCount();
 
 }  // namespace star

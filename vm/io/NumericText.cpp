@@ -17,27 +17,6 @@ NumLayout parseLayoutOrThrow(std::string_view text) {
   return *layout;
 }
 
-// ---------------------------------------------------------------- two's complement
-
-std::uint64_t lowBits(std::uint64_t n, unsigned k) {
-  return k >= 64 ? n : n & ((std::uint64_t{1} << k) - 1);
-}
-
-std::int64_t signExtend(std::uint64_t pattern, unsigned k) {
-  if (k == 0) return 0;
-  if (k >= 64) return static_cast<std::int64_t>(pattern);
-  std::uint64_t sign = std::uint64_t{1} << (k - 1);
-  pattern = lowBits(pattern, k);
-  return static_cast<std::int64_t>((pattern ^ sign) - sign);  // wraps as intended
-}
-
-bool fitsSigned(std::int64_t n, unsigned k) {
-  if (k >= 64) return true;
-  if (k == 0) return false;
-  std::int64_t half = std::int64_t{1} << (k - 1);
-  return n >= -half && n < half;
-}
-
 // ---------------------------------------------------------------- reals as text
 
 namespace {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/CheckedMath.h"
 #include "core/NumericLayout.h"
 #include "vm/io/TableText.h"
 
@@ -20,15 +21,6 @@ namespace star {
 
 // Throws TableFileError("bad layout ...") when the layout is invalid.
 NumLayout parseLayoutOrThrow(std::string_view text);
-
-// ---- two's complement
-
-// The k-bit pattern `pattern` (its low k bits) as a signed number.
-std::int64_t signExtend(std::uint64_t pattern, unsigned k);
-// Whether n has a k-bit two's complement form (-2^(k-1) <= n < 2^(k-1)).
-bool fitsSigned(std::int64_t n, unsigned k);
-// The low k bits of n.
-std::uint64_t lowBits(std::uint64_t n, unsigned k);
 
 // ---- reals as text
 

@@ -1,0 +1,161 @@
+#include "runtime-cuda/CudaEngine.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/Interrupt.h"
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/kernels/Engine.h"
+#include "vm/engine/EnginePack.h"
+
+namespace star::cuda {
+namespace {
+
+// Above this many words in one value's column (or vector), the engine runs as a grid.
+constexpr std::uint64_t kGridWords = 16384;  // about 10^6 rows
+
+template <class T>
+std::uint64_t appendWords(std::vector<std::uint64_t>& words, const std::vector<T>& items) {
+  const std::uint64_t at = words.size();
+  const std::uint64_t n = (items.size() * sizeof(T) + 7) / 8;
+  words.resize(at + n, 0);
+  if (!items.empty()) std::memcpy(words.data() + at, items.data(), items.size() * sizeof(T));
+  return at;
+}
+
+}  // namespace
+
+CudaEngine::~CudaEngine() {
+  ctx_.release(programWords_);
+  ctx_.release(staging_);
+  ctx_.release(regions_);
+  ctx_.release(partials_);
+  if (pinned_ != nullptr) {
+    cudaStreamSynchronize(ctx_.stream());
+    cudaFreeHost(pinned_);
+  }
+}
+
+std::uint64_t* CudaEngine::deviceBuffer(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words) {
+  words = std::max<std::uint64_t>(words, 1);
+  if (words > capacity) {
+    ctx_.release(buffer);
+    buffer = nullptr;
+    capacity = 0;
+    buffer = ctx_.allocate(words);
+    capacity = words;
+  }
+  return buffer;
+}
+
+void CudaEngine::hostBuffer(std::uint64_t words) {
+  if (words <= pinnedWords_) return;
+  ctx_.synchronize();  // no launch may still write the old buffer
+  if (pinned_ != nullptr) cudaFreeHost(pinned_);
+  pinned_ = pinnedOnDevice_ = nullptr;
+  pinnedWords_ = 0;
+  words = std::max<std::uint64_t>(words, pinnedWords_ * 2);
+  void* host = nullptr;
+  checkAlloc(cudaHostAlloc(&host, words * sizeof(std::uint64_t), cudaHostAllocMapped), words * sizeof(std::uint64_t));
+  pinned_ = static_cast<std::uint64_t*>(host);
+  void* device = nullptr;
+  check(cudaHostGetDevicePointer(&device, host, 0), "cudaHostGetDevicePointer");
+  pinnedOnDevice_ = static_cast<std::uint64_t*>(device);
+  pinnedWords_ = words;
+}
+
+void CudaEngine::load(const EngineProgramImage& image) {
+  std::vector<std::uint64_t> words;
+  const std::uint64_t code = appendWords(words, image.code);
+  const std::uint64_t functions = appendWords(words, image.functions);
+  const std::uint64_t params = appendWords(words, image.params);
+  const std::uint64_t owned = appendWords(words, image.ownedRegs);
+  const std::uint64_t constValue = appendWords(words, image.constValue);
+  const std::uint64_t constBits = appendWords(words, image.constBits);
+  const std::uint64_t constLength = appendWords(words, image.constLength);
+  const std::uint64_t constWords = appendWords(words, image.constWords);
+  std::uint64_t* base = deviceBuffer(programWords_, programCapacity_, words.size());
+  check(cudaMemcpyAsync(base, words.data(), words.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
+                        ctx_.stream()),
+        "device engine program");
+  ctx_.synchronize();  // `words` goes away
+  program_.code = reinterpret_cast<const std::uint32_t*>(base + code);
+  program_.functions = reinterpret_cast<const engine::FunctionInfo*>(base + functions);
+  program_.nFunctions = static_cast<std::uint32_t>(image.functions.size());
+  program_.params = reinterpret_cast<const engine::ParamInfo*>(base + params);
+  program_.ownedRegs = reinterpret_cast<const engine::OwnedReg*>(base + owned);
+  program_.constValue = base + constValue;
+  program_.constBits = base + constBits;
+  program_.constLength = base + constLength;
+  program_.constWords = base + constWords;
+}
+
+void CudaEngine::run(EngineRun& r) {
+  engine::Header& h = r.header;
+  h.handles = values_.size();
+  h.poolCap = h.handles;
+  const engine::Layout l = engine::layoutOf(h);
+  hostBuffer(l.total + 8);
+  std::uint64_t* flags = pinned_ + l.total;  // [0] interrupt, [1] ticket
+  std::uint64_t work = 0;  // the most words one step of one value may touch
+  engine::packRegion(r, l, pinned_, [&](std::uint32_t hd) {
+    if (!values_.live(hd)) return engine::Shape{};
+    DeviceValue& v = values_.at(hd);
+    const bool table = values_.kind(hd) == HandleKind::Table;
+    work = std::max(work, table ? std::max(v.colWords(), wordsForBits(v.cols)) : v.capacity);
+    return engine::Shape{v.data, v.rows, table ? v.cols : 1, v.capacity, table ? 2u : 1u, 0};
+  });
+  flags[0] = 0;
+
+  // The used parts of the region, to the device.
+  std::uint64_t* staging = deviceBuffer(staging_, stagingCapacity_, l.total);
+  auto send = [&](std::uint64_t offset, std::uint64_t words) {
+    if (words)
+      check(cudaMemcpyAsync(staging + offset, pinned_ + offset, words * sizeof(std::uint64_t),
+                            cudaMemcpyHostToDevice, ctx_.stream()),
+            "device engine state");
+  };
+  send(0, l.stack + h.stackSize);
+  send(l.frames, engine::wordsFor(h.frames * sizeof(engine::Frame)));
+  send(l.owned, engine::wordsFor(h.owned * sizeof(engine::Owned)));
+  send(l.freeBits, engine::wordsFor(h.freeBits * sizeof(std::uint32_t)));
+  send(l.freeTables, engine::wordsFor(h.freeTables * sizeof(std::uint32_t)));
+  send(l.shapes, engine::wordsFor(h.handles * sizeof(engine::Shape)) + h.globals);
+
+  const char* forced = std::getenv("STAR_ENGINE_MODE");
+  const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > kGridWords;
+  unsigned blocks = 1, threads;
+  if (grid) {
+    threads = 1024;
+    blocks = std::max(1u, engineGridBlocks(threads));
+  } else {
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>((work + 31) / 32 * 32, 32, 1024));
+  }
+  EngineParams p{};
+  p.program = program_;
+  p.layout = l;
+  p.staging = staging;
+  p.regions = deviceBuffer(regions_, regionsCapacity_, l.total * blocks);
+  p.out = pinnedOnDevice_;
+  p.partials = deviceBuffer(partials_, partialsCapacity_, 2 * std::uint64_t{blocks});
+  p.host = pinnedOnDevice_ + l.total;
+  p.ticket = ctx_.nextTicket();
+  if (grid) launchEngineGrid(ctx_.stream(), p, blocks, threads);
+  else launchEngineBlock(ctx_.stream(), p, threads);
+  ++launches_;
+  shape_ = grid ? std::to_string(blocks) + " blocks x " + std::to_string(threads) + " threads (cooperative grid)"
+                : "1 block x " + std::to_string(threads) + " threads";
+  ctx_.waitTicket(&flags[1], p.ticket, &flags[0]);
+
+  engine::unpackRegion(pinned_, l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
+    DeviceValue& v = values_.at(hd);
+    v.rows = rows;
+    v.cols = values_.kind(hd) == HandleKind::Table ? cols : 1;
+  });
+}
+
+}  // namespace star::cuda

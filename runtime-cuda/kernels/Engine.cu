@@ -1,0 +1,137 @@
+#include "runtime-cuda/kernels/Engine.h"
+
+#include <cooperative_groups.h>
+
+#include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/kernels/Warp.h"
+#include "vm/engine/EngineCore.h"
+
+namespace star::cuda {
+namespace {
+
+namespace cg = cooperative_groups;
+using engine::Word;
+
+constexpr unsigned kMaxThreads = 1024;
+
+// The team of EngineCore.h on a GPU: one block (kGrid false) or the whole cooperative grid.
+template <bool kGrid>
+class GpuTeam {
+ public:
+  __device__ GpuTeam(engine::Ctl* ctl, std::uint64_t (*red)[33], std::uint64_t* partials,
+                     const std::uint64_t* host)
+      : ctl_(ctl), red_(red), partials_(partials), host_(host) {}
+
+  __device__ bool leader() const { return threadIdx.x == 0; }
+  __device__ bool teamFirst() const { return threadIdx.x == 0 && blockIdx.x == 0; }
+  __device__ std::uint64_t rank() const {
+    return kGrid ? std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x : threadIdx.x;
+  }
+  __device__ std::uint64_t size() const { return kGrid ? std::uint64_t{gridDim.x} * blockDim.x : blockDim.x; }
+  __device__ std::uint64_t blockRank() const { return threadIdx.x; }
+  __device__ std::uint64_t blockSize() const { return blockDim.x; }
+  __device__ void syncBlock() { __syncthreads(); }
+  __device__ void syncData() {
+    if constexpr (kGrid) cg::this_grid().sync();
+  }
+  __device__ engine::Ctl* ctl() { return ctl_; }
+  __device__ bool interrupted() const { return *reinterpret_cast<const volatile std::uint64_t*>(host_) != 0; }
+
+  __device__ std::uint64_t reduceMin(std::uint64_t v) { return reduce(v, Min{}, ~std::uint64_t{0}); }
+  __device__ std::uint64_t reduceSum(std::uint64_t v) { return reduce(v, Sum{}, 0); }
+  __device__ bool reduceOr(bool v) { return reduce(v ? 1 : 0, Or{}, 0) != 0; }
+
+ private:
+  struct Min {
+    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a < b ? a : b; }
+  };
+  struct Sum {
+    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
+  };
+  struct Or {
+    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a | b; }
+  };
+
+  template <class Op>
+  __device__ std::uint64_t warpReduce(std::uint64_t v, Op op) {
+    for (int off = 16; off; off >>= 1) v = op(v, __shfl_xor_sync(kFullMask, v, off));
+    return v;
+  }
+
+  // Two slots alternate: a slot is written again two reductions later, after the other one's
+  // barriers, when every thread has read it.
+  template <class Op>
+  __device__ std::uint64_t reduce(std::uint64_t v, Op op, std::uint64_t identity) {
+    const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp, warps = blockDim.x / kWarp;
+    std::uint64_t* slot = red_[parity_];
+    v = warpReduce(v, op);
+    if (lane == 0) slot[warp] = v;
+    __syncthreads();
+    std::uint64_t r = identity;
+    for (unsigned w = 0; w < warps; ++w) r = op(r, slot[w]);
+    if constexpr (kGrid) {
+      std::uint64_t* part = partials_ + std::uint64_t{parity_} * gridDim.x;
+      if (threadIdx.x == 0) part[blockIdx.x] = r;
+      cg::this_grid().sync();
+      if (warp == 0) {
+        std::uint64_t x = identity;
+        for (unsigned b = lane; b < gridDim.x; b += kWarp) x = op(x, part[b]);
+        x = warpReduce(x, op);
+        if (lane == 0) slot[32] = x;
+      }
+      __syncthreads();
+      r = slot[32];
+    }
+    parity_ ^= 1;
+    return r;
+  }
+
+  engine::Ctl* ctl_;
+  std::uint64_t (*red_)[33];
+  std::uint64_t* partials_;
+  const std::uint64_t* host_;
+  unsigned parity_ = 0;
+};
+
+template <bool kGrid>
+__global__ void __launch_bounds__(kMaxThreads) engineKernel(const __grid_constant__ EngineParams p) {
+  __shared__ engine::Ctl ctl[2];
+  __shared__ std::uint64_t red[2][33];
+  GpuTeam<kGrid> team(ctl, red, p.partials, p.host);
+  Word* region = p.regions + std::uint64_t{blockIdx.x} * p.layout.total;
+  engine::copyRegion(team, region, p.staging, p.layout, *reinterpret_cast<const engine::Header*>(p.staging));
+  __syncthreads();
+  engine::Core<GpuTeam<kGrid>> core(team, p.program, engine::regionAt(region, p.layout));
+  core.run();
+  if (blockIdx.x != 0) return;
+  __syncthreads();  // the leader's last writes to the header
+  engine::copyRegion(team, p.out, region, p.layout, *reinterpret_cast<const engine::Header*>(region));
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) *reinterpret_cast<volatile std::uint64_t*>(p.host + 1) = p.ticket;
+}
+
+}  // namespace
+
+void launchEngineBlock(cudaStream_t stream, const EngineParams& p, unsigned threads) {
+  engineKernel<false><<<1, threads, 0, stream>>>(p);
+  checkLaunch("device engine");
+}
+
+void launchEngineGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads) {
+  void* args[] = {const_cast<EngineParams*>(&p)};
+  check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&engineKernel<true>), dim3(blocks),
+                                    dim3(threads), args, 0, stream),
+        "device engine (cooperative grid)");
+}
+
+unsigned engineGridBlocks(unsigned threads) {
+  int perSm = 0, device = 0, sms = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, engineKernel<true>, static_cast<int>(threads), 0),
+        "device engine occupancy");
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessors");
+  return static_cast<unsigned>(perSm > 0 ? perSm * sms : 0);
+}
+
+}  // namespace star::cuda

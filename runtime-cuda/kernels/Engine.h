@@ -1,0 +1,35 @@
+// The device engine's kernel (vm/engine/EngineCore.h on the GPU): one launch runs the handed-over
+// state until the engine stops, then block 0 writes its region back to mapped host memory and
+// stores the launch's ticket. Two forms: one block (the team is the block; a step costs a block
+// barrier), and a cooperative grid of co-resident blocks (the team is the grid; every block keeps
+// its own copy of the state and runs the same instruction stream, and instructions on the bits
+// end with a grid-wide barrier).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "vm/engine/EngineLayout.h"
+
+namespace star::cuda {
+
+struct EngineParams {
+  engine::Program program;        // device arrays
+  engine::Layout layout;
+  const std::uint64_t* staging;   // device: the region handed over
+  std::uint64_t* regions;         // device: one region per block, layout.total words apart
+  std::uint64_t* out;             // mapped host: block 0's region after the run (same layout)
+  std::uint64_t* partials;        // device: 2 x blocks words (grid form)
+  std::uint64_t* host;            // mapped host: [0] the interrupt flag, [1] the ticket
+  std::uint64_t ticket;
+};
+
+// threads: a multiple of 32, at most 1024.
+void launchEngineBlock(cudaStream_t stream, const EngineParams& p, unsigned threads);
+// blocks: at most engineGridBlocks(threads).
+void launchEngineGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads);
+// The most blocks of `threads` that can be resident at once (a cooperative grid's limit).
+unsigned engineGridBlocks(unsigned threads);
+
+}  // namespace star::cuda

@@ -1,0 +1,187 @@
+// The device engine from the interpreter's side: before an instruction worth running on the
+// device, the interpreter's whole state is handed to the backend's engine, which runs until an
+// instruction it leaves to the host; the state comes back, and the interpreter executes that
+// instruction itself (so I/O, strings, errors and allocation keep exactly the host's behaviour),
+// then hands over again.
+#include <bit>
+#include <ostream>
+
+#include "core/MemoryLimit.h"
+#include "vm/backend/DeviceEngine.h"
+#include "vm/interp/Interpreter.h"
+#include "vm/interp/StringPool.h"
+
+namespace star {
+
+namespace {
+
+const char* reasonName(engine::StopReason r) {
+  switch (r) {
+    case engine::StopReason::Output: return "output";
+    case engine::StopReason::Text: return "strings";
+    case engine::StopReason::File: return "files";
+    case engine::StopReason::Native: return "native procedures";
+    case engine::StopReason::Error: return "run-time errors";
+    case engine::StopReason::Storage: return "growing storage";
+    case engine::StopReason::Loop: return "parallel loops";
+    case engine::StopReason::Math: return "EXP/LN/SIN/COS/ARCTAN/POWER";
+    case engine::StopReason::Poll: return "interrupt or budget";
+    case engine::StopReason::End: return "end of run";
+    case engine::StopReason::Other: return "other";
+    default: return "none";
+  }
+}
+
+// Changes whenever the REPL grows the module (functions, constants and globals are only ever
+// appended), cheaply.
+std::uint64_t moduleKey(const Module& m) {
+  std::uint64_t words = 0;
+  for (const Function& f : m.functions) words += f.code.size();
+  return (words * 1000003u + m.functions.size()) * 1000003u + m.constants.size() * 31u + m.globals.size();
+}
+
+}  // namespace
+
+void EngineStats::print(std::ostream& out) const {
+  out << "device engine: " << instructions << " instructions on the device in " << launches
+      << (launches == 1 ? " launch" : " launches");
+  if (!shape.empty()) out << " (last: " << shape << ")";
+  out << '\n';
+  bool any = false;
+  for (int r = 1; r < engine::kStopReasons; ++r) {
+    if (!handedBack[r]) continue;
+    out << (any ? ", " : "handed to the host: ") << reasonName(static_cast<engine::StopReason>(r)) << ' '
+        << handedBack[r];
+    any = true;
+  }
+  if (any) out << '\n';
+}
+
+void Interpreter::enableDeviceEngine(bool on) { engine_ = on ? backend_.deviceEngine() : nullptr; }
+
+// The instructions the engine always hands back are not worth a launch.
+bool Interpreter::deviceRuns(Op op) {
+  switch (op) {
+    case Op::WRITE: case Op::WRITELN: case Op::PSTR: case Op::STOI: case Op::STOF:
+    case Op::TLOAD: case Op::TSAVE: case Op::TLOADG: case Op::TLOADE: case Op::TLOADN: case Op::TSAVEN:
+    case Op::RAISE: case Op::HALT:
+    case Op::FEXP: case Op::FLN: case Op::FSIN: case Op::FCOS: case Op::FATAN: case Op::FPOW:
+      return false;
+    default:
+      return true;
+  }
+}
+
+void Interpreter::loadProgram(const Module& m) {
+  EngineProgramImage img;
+  for (const Function& f : m.functions) {
+    engine::FunctionInfo info{};
+    info.code = static_cast<std::uint32_t>(img.code.size());
+    info.codeSize = static_cast<std::uint32_t>(f.code.size());
+    info.numRegs = f.numRegs;
+    info.params = static_cast<std::uint32_t>(img.params.size());
+    info.nParams = static_cast<std::uint32_t>(f.params.size());
+    info.owned = static_cast<std::uint32_t>(img.ownedRegs.size());
+    info.nOwned = static_cast<std::uint32_t>(f.ownedRegs.size());
+    info.resultReg = f.resultReg;
+    info.resultKind = static_cast<std::uint32_t>(f.resultKind);
+    info.nativeId = f.nativeId;
+    img.code.insert(img.code.end(), f.code.begin(), f.code.end());
+    for (const ParamInfo& p : f.params)
+      img.params.push_back({static_cast<std::uint32_t>(p.kind), p.byRef ? 1u : 0u});
+    for (const auto& [reg, kind] : f.ownedRegs) img.ownedRegs.push_back({reg, static_cast<std::uint32_t>(kind)});
+    img.functions.push_back(info);
+  }
+  for (const Constant& k : m.constants) {
+    engine::Word value = 0;
+    std::uint64_t length = 0;
+    img.constBits.push_back(img.constWords.size());
+    switch (k.tag) {
+      case ValueTag::Real: value = std::bit_cast<engine::Word>(k.realValue); break;
+      case ValueTag::String: value = internString(k.text); break;
+      case ValueTag::Bits: {
+        length = k.text.size();
+        std::vector<engine::Word> words(wordsForBits(length), 0);
+        for (std::size_t i = 0; i < k.text.size(); ++i)
+          if (k.text[i] == '1') words[i / 64] |= engine::Word{1} << (i % 64);
+        img.constWords.insert(img.constWords.end(), words.begin(), words.end());
+        break;
+      }
+      default: value = static_cast<engine::Word>(k.intValue); break;
+    }
+    img.constValue.push_back(value);
+    img.constLength.push_back(length);
+  }
+  engine_->load(img);
+  engineModule_ = &m;
+  engineModuleKey_ = moduleKey(m);
+}
+
+void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
+                              std::uint32_t& pc) {
+  if (engineModule_ != &m || engineModuleKey_ != moduleKey(m)) loadProgram(m);
+  EngineRun r;
+  engine::Header& h = r.header;
+  h.function = frames_.back().function;
+  h.pc = pc;
+  h.base = base_;
+  r.stack.resize(stack_.size());
+  for (std::size_t i = 0; i < stack_.size(); ++i) r.stack[i] = stack_[i].u;
+  r.frames.reserve(frames_.size());
+  for (const Frame& f : frames_)
+    r.frames.push_back({f.function, f.pc, f.resultDst, 0, f.base, f.ownedBegin});
+  r.owned.reserve(owned_.size());
+  for (const auto& [handle, kind] : owned_) r.owned.push_back({handle, static_cast<std::uint32_t>(kind)});
+  r.freeBits = freeBits_;
+  r.freeTables = freeTables_;
+  r.fixed = fixed_;
+  r.globals.resize(globals_.size());
+  for (std::size_t g = 0; g < globals_.size(); ++g) r.globals[g] = globals_[g].u;
+  h.stackSize = r.stack.size();
+  h.frames = r.frames.size();
+  h.owned = r.owned.size();
+  h.freeBits = r.freeBits.size();
+  h.freeTables = r.freeTables.size();
+  // Room to grow on the device before the host must step in.
+  h.stackCap = h.stackSize + std::max<std::uint64_t>(h.stackSize, 1u << 15);
+  h.framesCap = h.frames + std::max<std::uint64_t>(h.frames, 256);
+  h.ownedCap = h.owned + std::max<std::uint64_t>(h.owned, 1024);
+  h.globals = r.globals.size();
+  h.budgetLeft = budgetLeft_;
+  h.maxStack = memoryLimit() / 2;
+  h.maxFrames = kMaxFrames;
+  h.argCount = args_.size();
+  h.stringCount = pooledStringCount();
+  h.flags = (nativesOn_ ? engine::kFlagNatives : 0) |
+            (parallelLoopsOn_ && backend_.parallelExecutor() ? engine::kFlagParallelLoops : 0) |
+            (statsOn_ ? engine::kFlagStats : 0);
+  h.pollsToCheck = engine::kPollsPerCheck;
+
+  engine_->run(r);
+
+  stack_.resize(r.stack.size());
+  for (std::size_t i = 0; i < r.stack.size(); ++i) stack_[i].u = r.stack[i];
+  frames_.clear();
+  for (const engine::Frame& f : r.frames) frames_.push_back({f.function, f.base, f.pc, f.resultDst, f.ownedBegin});
+  owned_.clear();
+  for (const engine::Owned& o : r.owned) owned_.emplace_back(o.handle, static_cast<SlotKind>(o.kind));
+  freeBits_ = std::move(r.freeBits);
+  freeTables_ = std::move(r.freeTables);
+  fixed_ = std::move(r.fixed);
+  for (std::size_t g = 0; g < globals_.size(); ++g) globals_[g].u = r.globals[g];
+  base_ = h.base;
+  budgetLeft_ = h.budgetLeft;
+
+  engineStats_.instructions += h.instructions;
+  engineStats_.launches = engine_->launches();
+  engineStats_.shape = engine_->shape();
+  if (h.stop < engine::kStopReasons) ++engineStats_.handedBack[h.stop];
+  if (statsOn_)
+    for (std::uint32_t op = 0; op < kOpCount; ++op) stats_.count[op] += r.opCounts[op];
+
+  fn = &m.functions[h.function];
+  code = fn->code.data();
+  pc = h.pc;
+}
+
+}  // namespace star
