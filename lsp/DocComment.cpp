@@ -61,8 +61,10 @@ std::string lineComments(const std::string& text, std::size_t end) {
   return out;
 }
 
-// Drops blank lines at both ends and the indentation all other lines share.
-std::string tidy(const std::string& raw) {
+// Drops blank lines at both ends and the indentation the lines share. The first line of a block
+// comment follows its opening delimiter, so its indentation says nothing: `firstLineAligned` is
+// false then, and it only loses its leading blanks.
+std::string tidy(const std::string& raw, bool firstLineAligned) {
   std::vector<std::string> lines;
   std::istringstream in(raw);
   for (std::string line; std::getline(in, line);) {
@@ -70,16 +72,21 @@ std::string tidy(const std::string& raw) {
     lines.push_back(line);
   }
   while (!lines.empty() && lines.back().empty()) lines.pop_back();
-  while (!lines.empty() && lines.front().empty()) lines.erase(lines.begin());
+  while (!lines.empty() && lines.front().empty()) {
+    lines.erase(lines.begin());
+    firstLineAligned = true;  // the text starts on a line of its own
+  }
   if (lines.empty()) return "";
   std::size_t indent = std::string::npos;
-  for (std::size_t i = 1; i < lines.size(); ++i)
+  for (std::size_t i = firstLineAligned ? 0 : 1; i < lines.size(); ++i)
     if (!lines[i].empty()) indent = std::min(indent, lines[i].find_first_not_of(" \t"));
-  std::string out = lines[0].substr(std::min(lines[0].size(), lines[0].find_first_not_of(" \t")));
-  for (std::size_t i = 1; i < lines.size(); ++i)
-    out +=
-        "\n" + (indent == std::string::npos ? lines[i]
-                                            : lines[i].substr(std::min(indent, lines[i].size())));
+  if (indent == std::string::npos) indent = 0;
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::size_t cut = i == 0 && !firstLineAligned ? lines[0].find_first_not_of(" \t") : indent;
+    if (i) out += "\n";
+    out += lines[i].substr(std::min(cut, lines[i].size()));
+  }
   return out;
 }
 
@@ -99,16 +106,10 @@ std::string commentBefore(const SourceManager& sources, SourceLoc declarationSta
     std::string_view suffix(s);
     return end >= suffix.size() && text.compare(end - suffix.size(), suffix.size(), suffix) == 0;
   };
-  std::string raw;
-  if (endsWith("*)"))
-    raw = blockComment(text, end, "(*", "*)");
-  else if (endsWith("*/"))
-    raw = blockComment(text, end, "/*", "*/");
-  else if (endsWith("}"))
-    raw = blockComment(text, end, "{", "}");
-  else
-    raw = lineComments(text, end);
-  return tidy(raw);
+  if (endsWith("*)")) return tidy(blockComment(text, end, "(*", "*)"), false);
+  if (endsWith("*/")) return tidy(blockComment(text, end, "/*", "*/"), false);
+  if (endsWith("}")) return tidy(blockComment(text, end, "{", "}"), false);
+  return tidy(lineComments(text, end), true);
 }
 
 }  // namespace star::lsp
