@@ -61,6 +61,15 @@ def framing_and_protocol(star):
         expect_equal(error_code(client.response(client.start_request("initialize", {}))),
                      INVALID_REQUEST, "a second initialize")
 
+        # A message that arrives in pieces, a byte at a time, and two in one write.
+        for byte in frame({"jsonrpc": "2.0", "id": 900, "method": "star/pieces"}):
+            client.send_raw(bytes([byte]))
+        expect_equal(error_code(client.response(900)), METHOD_NOT_FOUND, "a message in pieces")
+        client.send_raw(frame({"jsonrpc": "2.0", "id": 901, "method": "star/one"}) +
+                        frame({"jsonrpc": "2.0", "id": 902, "method": "star/two"}))
+        expect_equal([client.response(901)["id"], client.response(902)["id"]], [901, 902],
+                     "two messages in one write")
+
         # Framing: a header block without Content-Length.
         client.send_raw(b"garbage without a header\r\n\r\n")
         m = client.next_message()
