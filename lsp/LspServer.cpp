@@ -63,10 +63,14 @@ int LspServer::run() {
   for (;;) {
     ReadResult read = reader_.next();
     if (read.kind == ReadResult::Kind::EndOfInput) break;
-    if (read.kind == ReadResult::Kind::FramingError)
-      sendError(nullptr, kParseError, read.error);
-    else
-      handleMessage(read.body);
+    try {
+      if (read.kind == ReadResult::Kind::FramingError)
+        sendError(nullptr, kParseError, read.error);
+      else
+        handleMessage(read.body);
+    } catch (const std::exception& e) {  // out of memory, say: this message fails, not the server
+      sendError(nullptr, kInternalError, e.what());
+    }
     if (exitRequested_ || outputGone_) break;
   }
   return shutdownRequested_ && !outputGone_ ? 0 : 1;
