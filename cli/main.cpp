@@ -8,6 +8,7 @@
 #include "cli/Commands.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
+#include "lsp/LspCommand.h"
 
 #ifndef STAR_STDLIB_DIR
 #define STAR_STDLIB_DIR ""
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
     std::string first = argv[1];
     if (first == "--version" || first == "version") return star::commandVersion();
     if (first == "opcodes") return star::commandOpcodes();
+    if (first == "lsp") return star::commandLsp(argc - 2, argv + 2);
     if (first == "--help" || first == "-h" || first == "help") {
       std::cout << kUsage;
       return 0;
