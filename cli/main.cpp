@@ -26,6 +26,7 @@ const char* kUsage =
     "  compile FILE -o OUT  write a bytecode module (.starc)\n"
     "  repl                 interactive session (also: star with no arguments on a terminal)\n"
     "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
+    "  lsp                  language server on stdin/stdout, for editors (docs/CLI.md)\n"
     "  --version            version and backends\n"
     "\n"
     "options:\n"

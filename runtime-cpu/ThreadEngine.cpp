@@ -123,6 +123,7 @@ class ThreadEngine final : public DeviceEngine {
     shape_ = std::to_string(blocks) + (blocks == 1 ? " block x " : " blocks x ") + std::to_string(threads) +
              (threads == 1 ? " thread (host)" : " threads (host)");
     std::vector<std::vector<Word>> regions(blocks, std::vector<Word>(l.total, 0));
+    std::vector<Word> result(l.total, 0);
     TeamShared shared(blocks, threads);
     auto body = [&](unsigned b, unsigned t) {
       ThreadTeam team(shared, b, t);
@@ -133,7 +134,8 @@ class ThreadEngine final : public DeviceEngine {
       core.run();
       if (b != 0) return;
       team.syncBlock();  // the leader's last writes to the header
-      engine::copyRegion(team, staging.data(), region, l, *reinterpret_cast<const engine::Header*>(region));
+      // Not into `staging`: another block may still be copying its start from there.
+      engine::copyRegion(team, result.data(), region, l, *reinterpret_cast<const engine::Header*>(region));
     };
     if (blocks * threads == 1) {
       body(0, 0);
@@ -144,7 +146,7 @@ class ThreadEngine final : public DeviceEngine {
       for (auto& th : pool) th.join();
     }
     ++launches_;
-    engine::unpackRegion(staging.data(), l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
+    engine::unpackRegion(result.data(), l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
       storage_.setShape(hd, rows, cols);
     });
   }
