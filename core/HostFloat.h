@@ -1,8 +1,10 @@
-// Real arithmetic on the device with the host's results, bit for bit. Device code (the engine, the
-// parallel-loop kernels) computes + - * / and sqrt in IEEE double precision as the host does; only
-// NaNs differ: a GPU returns its canonical positive NaN, where the host (x86 SSE) returns a NaN
-// operand quieted, or for a new NaN (0/0, inf - inf, sqrt(-1)) the negative default NaN, which
-// `write` prints as "-nan". hostNaN applies the host's rules to a device result.
+// One NaN for every engine and backend. IEEE-754 fixes the value of + - * / and sqrt in double
+// precision, but not which NaN a NaN result is: x86 returns a NaN operand (which one, when both are,
+// depends on the order the compiler chose) or a negative default NaN, a GPU its canonical positive
+// one. Since `write` prints the sign (`nan`, `-nan`), Star fixes the rule (LANGUAGE.md §7.1): a NaN
+// result is the first operand if it is a NaN, else the second if it is, else the negative default
+// NaN; always quiet. Every place that computes real arithmetic (the host interpreter, the device
+// engine, both parallel-loop executors) passes its result through starNaN.
 #pragma once
 
 #include <cstdint>
@@ -12,21 +14,15 @@
 
 namespace star {
 
-STAR_HD double hostNaN(double r, double a, double b) {
-#ifdef __CUDA_ARCH__
-  if (r != r) {
-    constexpr std::uint64_t kQuiet = std::uint64_t{1} << 51;
-    std::uint64_t bits;
-    if (a != a) std::memcpy(&bits, &a, sizeof bits);
-    else if (b != b) std::memcpy(&bits, &b, sizeof bits);
-    else bits = 0xFFF8000000000000ull;  // x86's default NaN
-    bits |= kQuiet;
-    std::memcpy(&r, &bits, sizeof r);
-  }
-#else
-  (void)a;
-  (void)b;
-#endif
+STAR_HD double starNaN(double r, double a, double b) {
+  if (r == r) return r;
+  constexpr std::uint64_t kQuiet = std::uint64_t{1} << 51;
+  std::uint64_t bits;
+  if (a != a) std::memcpy(&bits, &a, sizeof bits);
+  else if (b != b) std::memcpy(&bits, &b, sizeof bits);
+  else bits = 0xFFF8000000000000ull;  // the negative default NaN
+  bits |= kQuiet;
+  std::memcpy(&r, &bits, sizeof r);
   return r;
 }
 
