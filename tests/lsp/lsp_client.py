@@ -7,7 +7,7 @@ import queue
 import subprocess
 import threading
 
-TIMEOUT = 30  # seconds to wait for any one reply
+TIMEOUT = float(os.environ.get("STAR_LSP_TIMEOUT", "30"))  # seconds for any one reply (sanitizer builds: more)
 
 
 class ServerGone(Exception):
@@ -25,8 +25,10 @@ def path_uri(path):
 
 class LspClient:
     def __init__(self, star, args=(), cwd=None):
+        # The server's stderr goes to the test's own: a pipe nobody reads would fill up and block
+        # a server that reports much there (a sanitizer build, say).
         self.proc = subprocess.Popen([star, "lsp", *args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+                                     stdout=subprocess.PIPE, stderr=None, cwd=cwd)
         self.messages = queue.Queue()
         self.notifications = []  # every notification received so far, in order
         self.next_id = 1

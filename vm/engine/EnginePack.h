@@ -5,23 +5,30 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "vm/backend/DeviceEngine.h"
 #include "vm/engine/EngineLayout.h"
 
 namespace star::engine {
 
+// A vector's elements to `to` (an empty vector may have no storage at all: nothing to copy).
+template <class T>
+void copyOut(T* to, const std::vector<T>& from) {
+  if (!from.empty()) std::memcpy(to, from.data(), from.size() * sizeof(T));
+}
+
 // region: at least layoutOf(run.header).total words; run.header.handles is set.
 template <class ShapeOf>
 void packRegion(const EngineRun& r, const Layout& l, Word* region, ShapeOf shapeOf) {
   const Region g = regionAt(region, l);
   *g.h = r.header;
-  std::memcpy(g.stack, r.stack.data(), r.stack.size() * sizeof(Word));
-  std::memcpy(g.frames, r.frames.data(), r.frames.size() * sizeof(Frame));
-  std::memcpy(g.owned, r.owned.data(), r.owned.size() * sizeof(Owned));
-  std::memcpy(g.freeBits, r.freeBits.data(), r.freeBits.size() * sizeof(std::uint32_t));
-  std::memcpy(g.freeTables, r.freeTables.data(), r.freeTables.size() * sizeof(std::uint32_t));
-  std::memcpy(g.globals, r.globals.data(), r.globals.size() * sizeof(Word));
+  copyOut(g.stack, r.stack);
+  copyOut(g.frames, r.frames);
+  copyOut(g.owned, r.owned);
+  copyOut(g.freeBits, r.freeBits);
+  copyOut(g.freeTables, r.freeTables);
+  copyOut(g.globals, r.globals);
   for (std::uint32_t hd = 0; hd < r.header.handles; ++hd) {
     g.shapes[hd] = shapeOf(hd);
     g.shapes[hd].fixed = hd < r.fixed.size() ? r.fixed[hd] : 0;
