@@ -1,17 +1,14 @@
 // star: the Star language driver (docs/CLI.md).
 #include <unistd.h>
 
-#include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "cli/Commands.h"
+#include "cli/StdlibLocation.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
-
-#ifndef STAR_STDLIB_DIR
-#define STAR_STDLIB_DIR ""
-#endif
 
 namespace {
 
@@ -35,7 +32,8 @@ const char* kUsage =
     "                           engine on the CUDA backend; on the CPU backend `device` runs the\n"
     "                           engine's code on host threads, for testing)\n"
     "  --stats                  after the run, print each opcode's count and time (stderr)\n"
-    "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable)\n"
+    "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable; $STAR_PATH,\n"
+    "                           colon-separated, adds directories too)\n"
     "  --no-native              run standard-library procedures as their Star bodies\n"
     "  --no-parallel-loops      run every loop sequentially (forall and the recognised idioms)\n"
     "  --explain-loops          (check) say for each loop whether it runs in parallel, and why not\n"
@@ -73,7 +71,7 @@ int main(int argc, char** argv) {
     cl.command = first;
     i = 2;
   }
-  if (std::strlen(STAR_STDLIB_DIR)) cl.modulePath.push_back(STAR_STDLIB_DIR);
+  std::vector<std::string> stdlibPaths;  // --stdlib-path, in the order given
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (!cl.file.empty() && cl.command == "run") {
@@ -98,12 +96,13 @@ int main(int argc, char** argv) {
       star::setUserMemoryLimit(cl.maxMemory);
     }
     else if (a == "-Wno-unused") cl.warnUnused = false;
-    else if (a.rfind("--stdlib-path=", 0) == 0) cl.modulePath.insert(cl.modulePath.begin(), a.substr(14));
+    else if (a.rfind("--stdlib-path=", 0) == 0) stdlibPaths.push_back(a.substr(14));
     else if (a == "-o" && i + 1 < argc) cl.output = argv[++i];
     else if (a.size() > 1 && a[0] == '-' ) return usageError("unknown option '" + a + "'");
     else if (cl.file.empty()) cl.file = a;
     else return usageError("unexpected argument '" + a + "'");
   }
+  cl.modulePath = star::unitSearchPath(stdlibPaths);
   if (cl.command == "repl") return star::runWithLargeStack([&] { return star::commandRepl(cl); });
   if (cl.command != "run" && cl.command != "check" && cl.command != "dis" && cl.command != "compile")
     return usageError("unknown command '" + cl.command + "'");
