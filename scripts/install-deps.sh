@@ -11,6 +11,7 @@ packages=(
   libboost-graph-dev                                  # independent oracle in tests
   libedit-dev                                         # REPL line editing
   python3-pexpect                                     # REPL pseudo-terminal test
+  libpng-dev                                          # SAVEPNG (libpng); the .deb depends on libpng16-16
 )
 
 missing=()
