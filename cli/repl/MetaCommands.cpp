@@ -16,6 +16,7 @@ const char* kHelp =
     "  :load FILE          compile and run FILE (a program, a unit or REPL inputs) here\n"
     "  :dis [NAME]         bytecode of a procedure or function (of the last input without NAME)\n"
     "  :type EXPR          the type of an expression, without running it\n"
+    "  :show EXPR          draw a slice, word or table with block characters\n"
     "  :vars               the variables, constants, procedures and functions in scope\n"
     "  :backend cpu|cuda   move the session, with its values, to another backend\n"
     "  :stats on|off       per-opcode statistics after each input\n"
@@ -54,8 +55,9 @@ bool onOff(ReplSession& session, const std::string& arg, bool current, bool* val
 }  // namespace
 
 const std::vector<std::string>& metaCommandNames() {
-  static const std::vector<std::string> names = {"backend", "dis",   "help", "load", "quit",
-                                                 "reset",   "stats", "time", "type", "vars"};
+  static const std::vector<std::string> names = {"backend", "dis",  "help", "load",
+                                                 "quit",    "reset", "show", "stats",
+                                                 "time",    "type",  "vars"};
   return names;
 }
 
@@ -87,6 +89,11 @@ MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
       session.error(":type needs an expression");
     else
       session.showType(arg);
+  } else if (name == "show") {
+    if (arg.empty())
+      session.error(":show needs a slice, word or table expression");
+    else
+      session.showPicture(arg);
   } else if (name == "vars") {
     session.showVars();
   } else if (name == "backend") {
