@@ -17,14 +17,17 @@ std::string executablePath() {
 StdlibLocation findStdlibBeside(const std::string& exe) {
   StdlibLocation where;
   if (exe.empty()) return where;
-  fs::path dir = (fs::path(exe).parent_path() / ".." / "share" / "star" / "stdlib").lexically_normal();
+  fs::path dir =
+      (fs::path(exe).parent_path() / ".." / "share" / "star" / "stdlib").lexically_normal();
   where.looked = dir.string();
   std::error_code ec;
   if (fs::is_directory(dir, ec)) where.dir = where.looked;
   return where;
 }
 
-StdlibLocation findStdlib() { return findStdlibBeside(executablePath()); }
+StdlibLocation findStdlib() {
+  return findStdlibBeside(executablePath());
+}
 
 std::vector<std::string> splitSearchPath(const char* value) {
   std::vector<std::string> dirs;

@@ -13,7 +13,9 @@ constexpr const char* kUpper = "\u2580";  // ▀
 constexpr const char* kLower = "\u2584";  // ▄
 constexpr const char* kFull = "\u2588";   // █
 
-int digits(std::uint64_t n) { return static_cast<int>(std::to_string(n).size()); }
+int digits(std::uint64_t n) {
+  return static_cast<int>(std::to_string(n).size());
+}
 
 // The numbers above the picture: column 1, then every `step`-th column (1, 2, 5, 10, 20, 50, ...
 // columns apart, the first step whose labels do not touch), each starting at its character.
@@ -21,9 +23,18 @@ std::string columnRuler(std::uint64_t cols, std::uint64_t f, std::size_t indent)
   std::uint64_t room = static_cast<std::uint64_t>(digits(cols)) + 1;  // characters a label needs
   std::uint64_t step = 1;
   for (std::uint64_t base = 1;; base *= 10) {
-    if (base * 1 / f >= room) { step = base; break; }
-    if (base * 2 / f >= room) { step = base * 2; break; }
-    if (base * 5 / f >= room) { step = base * 5; break; }
+    if (base * 1 / f >= room) {
+      step = base;
+      break;
+    }
+    if (base * 2 / f >= room) {
+      step = base * 2;
+      break;
+    }
+    if (base * 5 / f >= room) {
+      step = base * 5;
+      break;
+    }
   }
   std::string line(indent, ' ');
   std::size_t end = 0;  // first free character after the last label
@@ -56,7 +67,8 @@ std::string drawBits(const TableData& t, const std::string& title, int width, in
   if (t.rows == 0 || t.cols == 0) return title + "\n";
   int labelWidth = digits(t.rows);
   std::size_t indent = static_cast<std::size_t>(labelWidth) + 2;  // "NNN │"
-  std::uint64_t room = width > static_cast<int>(indent) ? static_cast<std::uint64_t>(width) - indent : 1;
+  std::uint64_t room =
+      width > static_cast<int>(indent) ? static_cast<std::uint64_t>(width) - indent : 1;
   std::uint64_t lines = static_cast<std::uint64_t>(std::max(maxLines, 1));
   std::uint64_t f = std::max(stepToFit(t.cols, room), stepToFit(t.rows, 2 * lines));
   std::uint64_t rowStep = 2 * f;
@@ -69,7 +81,8 @@ std::string drawBits(const TableData& t, const std::string& title, int width, in
   std::uint64_t chars = blockCount(t.cols, f);
   for (std::uint64_t k = 0; k < blockCount(t.rows, rowStep); ++k) {
     std::string label = std::to_string(k * rowStep + 1);
-    out += std::string(static_cast<std::size_t>(labelWidth) - label.size(), ' ') + label + " \u2502";
+    out +=
+        std::string(static_cast<std::size_t>(labelWidth) - label.size(), ' ') + label + " \u2502";
     if (f == 1) {
       for (std::uint64_t j = 0; j < t.cols; ++j) {
         bool upper = bit(t, 2 * k, j), lower = bit(t, 2 * k + 1, j);

@@ -1,11 +1,11 @@
 // The REPL's :show renderer (cli/repl/BitPicture.h): half blocks two rows per character, the
 // rulers, shading when the bits do not fit the width or the line limit.
-#include "cli/repl/BitPicture.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <vector>
+
+#include "cli/repl/BitPicture.h"
 
 namespace {
 
@@ -58,8 +58,8 @@ TEST(BitPicture, ShadesWhenWiderThanTheTerminal) {
   TableData t;
   t.reshape(8, 40);
   for (std::uint64_t i = 0; i < 8; ++i)
-    for (std::uint64_t j = 0; j < 4; ++j) t.set(i, j);   // block 1: all 32 ones
-  for (std::uint64_t j = 4; j < 8; ++j) t.set(0, j);     // block 2: 4 of 32 (below 1/3)
+    for (std::uint64_t j = 0; j < 4; ++j) t.set(i, j);  // block 1: all 32 ones
+  for (std::uint64_t j = 4; j < 8; ++j) t.set(0, j);    // block 2: 4 of 32 (below 1/3)
   for (std::uint64_t i = 0; i < 4; ++i)
     for (std::uint64_t j = 8; j < 12; ++j) t.set(i, j);  // block 3: 16 of 32 (below 2/3)
   for (std::uint64_t i = 0; i < 7; ++i)

@@ -62,7 +62,8 @@ void expectSameBits(const TableData& t, const Gray& g) {
 TEST(PngFile, TableRoundTripsBitForBit) {
   startest::TempDir dir;
   // Shapes across the 64-bit word boundaries of the column-major packing.
-  for (auto [rows, cols] : std::vector<std::pair<int, int>>{{1, 1}, {3, 5}, {64, 65}, {130, 7}, {257, 129}}) {
+  for (auto [rows, cols] :
+       std::vector<std::pair<int, int>>{{1, 1}, {3, 5}, {64, 65}, {130, 7}, {257, 129}}) {
     TableData t = randomTable(rows, cols, 0.4, static_cast<unsigned>(rows * 1000 + cols));
     std::string path = dir.file("t.png");
     star::writePngFile(path, t);
@@ -96,10 +97,10 @@ TEST(PngFile, LargerThanTheLimitIsShadedByDensity) {
   // block row holds one bit row and the last block column one bit column.
   TableData t;
   t.reshape(10, 7);
-  for (int j = 0; j < 3; ++j) t.set(0, j);            // block (0, 0): 3 ones of 9
+  for (int j = 0; j < 3; ++j) t.set(0, j);  // block (0, 0): 3 ones of 9
   for (int i = 3; i < 6; ++i)
-    for (int j = 3; j < 6; ++j) t.set(i, j);          // block (1, 1): all 9
-  t.set(9, 6);                                        // block (3, 2): 1 bit, a one
+    for (int j = 3; j < 6; ++j) t.set(i, j);  // block (1, 1): all 9
+  t.set(9, 6);                                // block (3, 2): 1 bit, a one
   star::writePngFile(dir.file("d.png"), t, 4);
   Gray g = readPng(dir.file("d.png"));
   ASSERT_EQ(g.width, 3u);
@@ -130,13 +131,15 @@ TEST(PngFile, ErrorsNameTheFile) {
     star::writePngFile(dir.file("missing/x.png"), t);
     FAIL() << "no error";
   } catch (const star::TableFileError& e) {
-    EXPECT_EQ(std::string(e.what()), dir.file("missing/x.png") + ": cannot write: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              dir.file("missing/x.png") + ": cannot write: No such file or directory");
   }
   try {
     star::writePngFile(dir.path(), t);
     FAIL() << "no error";
   } catch (const star::TableFileError& e) {
-    EXPECT_NE(std::string(e.what()).find(": cannot write: Is a directory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(": cannot write: Is a directory"), std::string::npos)
+        << e.what();
   }
   TableData empty;
   empty.reshape(0, 4);
@@ -169,7 +172,8 @@ end.
   startest::Vm vm;
   auto r = vm.run(c.module, {dir.file("t.png"), dir.file("s.png"), dir.file("w.png")});
   ASSERT_FALSE(r.error) << *r.error;
-  Gray t = readPng(dir.file("t.png")), s = readPng(dir.file("s.png")), w = readPng(dir.file("w.png"));
+  Gray t = readPng(dir.file("t.png")), s = readPng(dir.file("s.png")),
+       w = readPng(dir.file("w.png"));
   ASSERT_EQ(t.width, 70u);
   ASSERT_EQ(t.height, 3u);
   for (std::uint32_t j = 0; j < 70; ++j) {

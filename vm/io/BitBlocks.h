@@ -11,7 +11,9 @@
 namespace star {
 
 // The number of blocks of `step` that cover n (ceil(n / step)); step >= 1.
-inline std::uint64_t blockCount(std::uint64_t n, std::uint64_t step) { return (n + step - 1) / step; }
+inline std::uint64_t blockCount(std::uint64_t n, std::uint64_t step) {
+  return (n + step - 1) / step;
+}
 
 // The smallest step >= 1 with blockCount(n, step) <= limit (limit >= 1).
 std::uint64_t stepToFit(std::uint64_t n, std::uint64_t limit);

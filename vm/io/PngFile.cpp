@@ -63,7 +63,9 @@ void writePngFile(const std::string& path, const TableData& t, std::uint64_t max
   if (!written) throw TableFileError(path + ": cannot write: " + why);
   if (!flushed || !closed)
     throw TableFileError(path + ": cannot write: " +
-                         std::strerror(flushErrno ? flushErrno : errno ? errno : EIO));
+                         std::strerror(flushErrno ? flushErrno
+                                       : errno    ? errno
+                                                  : EIO));
 }
 
 }  // namespace star
