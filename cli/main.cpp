@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/Commands.h"
+#include "cli/Help.h"
 #include "cli/StdlibLocation.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
@@ -22,6 +23,8 @@ const char* kUsage =
     "  compile FILE -o OUT  write a bytecode module (.starc)\n"
     "  repl                 interactive session (also: star with no arguments on a terminal)\n"
     "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
+    "  test [PATHS...]      run the programs that carry expectations and compare\n"
+    "  help COMMAND         that command's options and an example (also: star COMMAND --help)\n"
     "  --version            version and backends\n"
     "\n"
     "options:\n"
@@ -62,6 +65,10 @@ int main(int argc, char** argv) {
     cl.command = "repl";
   } else {
     std::string first = argv[1];
+    // `star COMMAND --help` and `star help COMMAND`: that command's options and an example.
+    if (argc > 2 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))
+      return star::printCommandHelp(first);
+    if (first == "help" && argc > 2) return star::printCommandHelp(argv[2]);
     if (first == "--version" || first == "version") return star::commandVersion();
     if (first == "opcodes") return star::commandOpcodes();
     if (first == "--help" || first == "-h" || first == "help") {
@@ -71,7 +78,6 @@ int main(int argc, char** argv) {
     cl.command = first;
     i = 2;
   }
-  std::vector<std::string> stdlibPaths;  // --stdlib-path, in the order given
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (!cl.file.empty() && cl.command == "run") {
@@ -96,14 +102,22 @@ int main(int argc, char** argv) {
       star::setUserMemoryLimit(cl.maxMemory);
     }
     else if (a == "-Wno-unused") cl.warnUnused = false;
-    else if (a.rfind("--stdlib-path=", 0) == 0) stdlibPaths.push_back(a.substr(14));
+    else if (a.rfind("--stdlib-path=", 0) == 0) cl.stdlibPaths.push_back(a.substr(14));
+    else if (a == "--help" || a == "-h") return star::printCommandHelp(cl.command);
+    else if (a == "--update") cl.update = true;
+    else if (a.rfind("--timeout=", 0) == 0) {
+      if (!star::parseSeconds(a.substr(10), &cl.timeout))
+        return usageError("--timeout takes a number of seconds (0: no limit), not '" + a.substr(10) + "'");
+    }
+    else if (cl.command == "test" && !(a.size() > 1 && a[0] == '-')) cl.paths.push_back(a);
     else if (a == "-o" && i + 1 < argc) cl.output = argv[++i];
     else if (a.size() > 1 && a[0] == '-' ) return usageError("unknown option '" + a + "'");
     else if (cl.file.empty()) cl.file = a;
     else return usageError("unexpected argument '" + a + "'");
   }
-  cl.modulePath = star::unitSearchPath(stdlibPaths);
+  cl.modulePath = star::unitSearchPath(cl.stdlibPaths);
   if (cl.command == "repl") return star::runWithLargeStack([&] { return star::commandRepl(cl); });
+  if (cl.command == "test") return star::commandTest(cl);
   if (cl.command != "run" && cl.command != "check" && cl.command != "dis" && cl.command != "compile")
     return usageError("unknown command '" + cl.command + "'");
   if (cl.file.empty()) return usageError("no input file");
