@@ -3,7 +3,8 @@
 #   usage: install_test.sh BUILD_DIR
 # 1. `cmake --install BUILD --prefix TMP/prefix`, then the prefix is moved to TMP/moved: from an
 #    unrelated directory, a program with `uses graphs;` runs, `star --version` names the moved
-#    standard library, and STAR_PATH adds a unit directory.
+#    standard library, STAR_PATH adds a unit directory, and `star test` passes on the installed
+#    examples.
 # 2. `cpack -G DEB` builds the .deb; `dpkg-deb -x` unpacks it (no root needed) and its
 #    usr/bin/star passes the same checks.
 set -euo pipefail
@@ -57,6 +58,9 @@ check_tree() {  # check_tree STAR SHARE: the checks of one unpacked tree
   fi
   [ "$(STAR_PATH="/nonexistent:$tmp/units" "$star" run --backend=cpu twice_user.star)" = 42 ] ||
     fail "STAR_PATH did not add $tmp/units"
+  "$star" test --backend=cpu "$share/examples" > "$tmp/test.out" 2>&1 ||
+    { cat "$tmp/test.out"; fail "star test on the installed examples"; }
+  tail -1 "$tmp/test.out"
 }
 
 # 1. cmake --install, then the tree moves.
