@@ -12,6 +12,7 @@ packages=(
   libedit-dev                                         # REPL line editing
   python3-pexpect                                     # REPL pseudo-terminal test
   libpng-dev                                          # SAVEPNG (libpng); the .deb depends on libpng16-16
+  python3-matplotlib                                  # bench/plot.py: the charts of bench/RESULTS.md
 )
 
 missing=()
