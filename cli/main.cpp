@@ -43,7 +43,10 @@ const char* kUsage =
     "  --max-memory=SIZE        the memory a run may use (8G, 512M; default: 3/4 of the RAM,\n"
     "                           at most 9/10 of the GPU's memory on the CUDA backend)\n"
     "  --dump-ast               (check) print the syntax tree\n"
-    "  -Wno-unused              do not warn about unused variables\n";
+    "  -Wno-unused              do not warn about unused variables\n"
+    "  --update                 (test) rewrite the expectations from what the programs do\n"
+    "  --timeout=SECONDS        (test) stop each program after SECONDS (default 120)\n"
+    "  --help, -h               (after a command) that command's options and an example\n";
 
 int usageError(const std::string& message) {
   std::cerr << "star: error: " << message << "\n\n" << kUsage;
