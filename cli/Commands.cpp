@@ -13,7 +13,7 @@
 
 #include "cli/BackendChoice.h"
 #include "cli/RuntimeErrorText.h"
-#include "cli/StdlibLocation.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "core/FileText.h"
 #include "core/Printable.h"
 #include "frontend/driver/Compilation.h"

@@ -7,9 +7,10 @@
 
 #include "cli/Commands.h"
 #include "cli/Help.h"
-#include "cli/StdlibLocation.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
+#include "lsp/LspCommand.h"
 
 namespace {
 
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     if (first == "help" && argc > 2) return star::printCommandHelp(argv[2]);
     if (first == "--version" || first == "version") return star::commandVersion();
     if (first == "opcodes") return star::commandOpcodes();
+    if (first == "lsp") return star::commandLsp(argc - 2, argv + 2);
     if (first == "--help" || first == "-h" || first == "help") {
       std::cout << kUsage;
       return 0;

@@ -432,7 +432,10 @@ class CpuBackend final : public Backend,
     if (!values_.live(h)) return engine::Shape{};
     Value& v = values_.at(h);
     const bool table = values_.kind(h) == HandleKind::Table;
-    // The engine never grows a value: it may use the words the vector has now.
+    // The engine never grows a value: it may use the words the vector has room for. They are made
+    // part of the vector (zeros beyond the value's own words, as the layout requires) so that
+    // setShape can keep what the engine wrote there; setShape trims the vector again.
+    v.words.resize(v.words.capacity(), 0);
     return engine::Shape{v.words.data(), v.length, table ? v.cols : 1, v.words.size(), table ? 2u : 1u, 0};
   }
   void setShape(std::uint32_t h, std::uint64_t rows, std::uint64_t cols) override {

@@ -10,6 +10,7 @@ packages=(
   llvm-14-tools clang-14                              # lit + FileCheck; clang for libFuzzer/ASan
   libboost-graph-dev                                  # independent oracle in tests
   libedit-dev                                         # REPL line editing
+  nlohmann-json3-dev                                  # JSON of the language server (star lsp)
   python3-pexpect                                     # REPL pseudo-terminal test
   libpng-dev                                          # SAVEPNG (libpng); the .deb depends on libpng16-16
   python3-matplotlib                                  # bench/plot.py: the charts of bench/RESULTS.md

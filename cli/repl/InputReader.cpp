@@ -136,6 +136,9 @@ std::vector<std::string> completionsFor(const std::string& line, int start,
       } else if (command == "backend") {
         for (const char* b : {"cpu", "cuda"})
           if (startsWithNoCase(b, prefix)) out.push_back(b);
+      } else if (command == "engine") {
+        for (const char* b : {"host", "device", "auto"})
+          if (startsWithNoCase(b, prefix)) out.push_back(b);
       } else if (command == "stats" || command == "time") {
         for (const char* b : {"on", "off"})
           if (startsWithNoCase(b, prefix)) out.push_back(b);

@@ -22,6 +22,7 @@ const char* kHelp =
     "  :show EXPR          draw a slice, word or table with block characters\n"
     "  :vars               the variables, constants, procedures and functions in scope\n"
     "  :backend cpu|cuda   move the session, with its values, to another backend\n"
+    "  :engine host|device|auto  who interprets the next inputs (:engine alone shows it)\n"
     "  :stats on|off       per-opcode statistics after each input\n"
     "  :time [on|off]      the time each input takes (:time alone toggles)\n"
     "  :reset              forget every declaration and value\n"
@@ -87,9 +88,9 @@ bool onOff(ReplSession& session, const std::string& arg, bool current, bool* val
 }  // namespace
 
 const std::vector<std::string>& metaCommandNames() {
-  static const std::vector<std::string> names = {"backend", "dis",  "help", "load",
-                                                 "quit",    "reset", "show", "stats",
-                                                 "time",    "type",  "vars"};
+  static const std::vector<std::string> names = {"backend", "dis",   "engine", "help",
+                                                 "load",    "quit",  "reset",  "show",
+                                                 "stats",   "time",  "type",   "vars"};
   return names;
 }
 
@@ -142,6 +143,15 @@ MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
       session.error("expected :backend cpu or :backend cuda, not '" + arg + "'");
     } else {
       session.switchBackend(kind);
+    }
+  } else if (name == "engine") {
+    std::string kind = lower(arg);
+    if (!kind.empty() && kind != "host" && kind != "device" && kind != "auto") {
+      session.error("expected :engine host, :engine device or :engine auto, not '" + arg + "'");
+    } else {
+      if (!kind.empty()) session.switchEngine(kind);
+      session.out() << "engine: " << session.engineName() << "\n";
+      session.out().flush();
     }
   } else if (name == "stats") {
     bool on;

@@ -313,9 +313,24 @@ bool ReplSession::start(std::string* error) {
 
 void ReplSession::newInterpreter() {
   vm_ = std::make_unique<Interpreter>(*backend_, vmOut_);
-  vm_->enableStats(stats_);
-  vm_->enableNatives(options_.natives);
-  vm_->enableParallelLoops(options_.parallelLoops);
+  configure(*vm_);
+}
+
+void ReplSession::configure(Interpreter& vm) const {
+  vm.enableStats(stats_);
+  vm.enableNatives(options_.natives);
+  vm.enableParallelLoops(options_.parallelLoops);
+  vm.enableDeviceEngine(useDeviceEngine(options_.engine, vm.backend()));
+}
+
+void ReplSession::switchEngine(const std::string& requested) {
+  options_.engine = requested;
+  if (vm_) vm_->enableDeviceEngine(useDeviceEngine(requested, *backend_));
+}
+
+std::string ReplSession::engineName() const {
+  if (!vm_ || !vm_->deviceEngineOn()) return "host";
+  return "device (" + backendName() + ")";
 }
 
 void ReplSession::setStats(bool on) {
@@ -590,6 +605,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
   ExecutionStats before = vm_->stats();
   std::uint64_t nativesBefore = vm_->nativeCalls();
   Interpreter::ParallelStats parallelBefore = vm_->parallelStats();
+  EngineStats engineBefore = vm_->engineStats();
   bool failed = false;
   {
     InterruptGuard guard;
@@ -627,6 +643,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
     err_ << "parallel loops: " << ps.parallel - parallelBefore.parallel << " run in parallel ("
          << ps.iterations - parallelBefore.iterations << " iterations), "
          << ps.sequential - parallelBefore.sequential << " sequentially\n";
+    if (vm_->deviceEngineOn()) vm_->engineStats().since(engineBefore).print(err_);
     err_.flush();
   }
 }
@@ -787,7 +804,7 @@ void ReplSession::switchBackend(const std::string& kind) {
     return;
   }
   auto vm = std::make_unique<Interpreter>(*next, vmOut_);
-  vm->enableStats(stats_);
+  configure(*vm);
   try {
     vm->allocateGlobals(module_);
     auto& from = vm_->globals();

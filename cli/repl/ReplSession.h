@@ -35,6 +35,7 @@ struct SessionOptions {
   bool stats = false;                   // :stats on from the start (--stats)
   bool natives = true;                  // false with --no-native: library procedures run their bodies
   bool parallelLoops = true;            // false with --no-parallel-loops
+  std::string engine = "auto";          // --engine: host, device or auto
 };
 
 // Forwards to another stream buffer and remembers whether the output ends with a newline, so
@@ -80,6 +81,10 @@ class ReplSession {
   void switchBackend(const std::string& kind);
   // :reset: forgets every declaration and value.
   void reset();
+  // :engine host|device|auto: who interprets the next inputs (values stay where they are).
+  void switchEngine(const std::string& requested);
+  // "device (...)" or "host": the engine the next input runs on.
+  std::string engineName() const;
 
   void setStats(bool on);
   bool stats() const { return stats_; }
@@ -131,6 +136,7 @@ class ReplSession {
   void discardDiagnostics();
   void printColoured(const std::string& text);
   void newInterpreter();
+  void configure(Interpreter& vm) const;  // the session's options on a fresh interpreter
 
   SessionOptions options_;
   std::ostream& out_;

@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "cli/Commands.h"
-#include "cli/StdlibLocation.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "cli/test/ChildProcess.h"
 #include "cli/test/Expectations.h"
 #include "cli/test/UnifiedDiff.h"

@@ -232,6 +232,8 @@ struct DeclList {
 struct Routine {
   std::string name;
   SourceLoc loc;
+  SourceLoc keywordLoc;  // `procedure` / `function`: where the declaration starts
+  SourceLoc endLoc;      // the `;` that ends the declaration (the language server's outline)
   bool isFunc = false;
   std::vector<std::unique_ptr<TypeSpec>> paramSpecs;
   std::vector<Param> params;

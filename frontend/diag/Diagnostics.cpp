@@ -68,6 +68,7 @@ void Diagnostics::report(Severity severity, SourceLoc loc, const std::string& me
                      : severity == Severity::Warning ? "warning"
                                                      : "note";
   *out_ << format(sources_, loc, kind, message);
+  if (listener_) listener_(severity, loc, message);
 }
 
 }  // namespace star

@@ -2,6 +2,7 @@
 // column. Every front-end pass reports here and keeps going, so one run reports every error.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ class Diagnostics {
   // Where messages go from now on (a driver may hold them back until it knows they stand).
   void setOutput(std::ostream& out) { out_ = &out; }
   std::ostream& output() const { return *out_; }
+  // Also hands each message, unformatted, to `listener` (the language server keeps them as data).
+  using Listener = std::function<void(Severity, SourceLoc, const std::string& message)>;
+  void setListener(Listener listener) { listener_ = std::move(listener); }
 
   void error(SourceLoc loc, const std::string& message) { report(Severity::Error, loc, message); }
   void warning(SourceLoc loc, const std::string& message) {
@@ -65,6 +69,7 @@ class Diagnostics {
  private:
   const SourceManager& sources_;
   std::ostream* out_;
+  Listener listener_;
   int errors_ = 0;
   int warnings_ = 0;
   SourceLoc firstError_;

@@ -121,6 +121,7 @@ std::unique_ptr<TypeSpec> AstBuilder::typeSpec(P::TypeSpecContext* ctx) {
 std::unique_ptr<Routine> AstBuilder::routine(P::ProcDeclContext* proc, P::FuncDeclContext* func) {
   auto r = proc ? routineHead(proc->procHead(), nullptr) : routineHead(nullptr, func->funcHead());
   r->body = block(proc ? proc->compoundStmt() : func->compoundStmt());
+  r->endLoc = loc(proc ? proc->SEMI()->getSymbol() : func->SEMI()->getSymbol());
   return r;
 }
 
@@ -132,6 +133,7 @@ std::unique_ptr<Routine> AstBuilder::routineHead(P::ProcHeadContext* proc, P::Fu
   auto locals = proc ? proc->localDecl() : func->localDecl();
   r->name = ident(name);
   r->loc = loc(name);
+  r->keywordLoc = proc ? loc(proc) : loc(func);
   r->isFunc = func != nullptr;
   if (func) r->result = typeSpec(func->typeSpec());
   if (formals) {

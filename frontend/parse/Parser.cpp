@@ -353,7 +353,7 @@ std::unique_ptr<Program> ProgramReader::declarations(ParseMode mode) {
                                      : r.builder.routineHead(nullptr, r.parser.funcHead());
       });
       routine->body = r.block();
-      r.piece([&] { return r.parser.stmtSep(); });
+      routine->endLoc = r.piece([&] { return r.builder.loc(r.parser.stmtSep()->getStart()); });
       p->routines.push_back(std::move(routine));
     } else {
       break;

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Runs the golden suite with --backend=cuda when a GPU is usable; otherwise exits 77, which
 ctest reports as skipped (SKIP_RETURN_CODE).
-usage: run_on_gpu.py STAR LIT LLVM_BIN TESTS_DIR"""
+usage: run_on_gpu.py STAR LIT LLVM_BIN TESTS_DIR [FLAGS]   (FLAGS: extra options for every run)"""
 import subprocess
 import sys
 
 star, lit, llvm_bin, tests = sys.argv[1:5]
+flags = " ".join(sys.argv[5:])
 version = subprocess.run([star, "--version"], capture_output=True, text=True).stdout
 if "cuda (unavailable" in version or "cuda (" not in version:
     print(f"no usable GPU ({version.strip()}); skipping the GPU golden run")
     sys.exit(77)
-sys.exit(subprocess.run([sys.executable, lit, "-sv", f"--param=star={star}", "--param=backend=cuda",
-                         f"--param=llvm_bin={llvm_bin}", tests]).returncode)
+command = [sys.executable, lit, "-sv", f"--param=star={star}", "--param=backend=cuda",
+           f"--param=llvm_bin={llvm_bin}"]
+if flags:
+    command.append(f"--param=flags={flags}")
+sys.exit(subprocess.run(command + [tests]).returncode)

@@ -3,7 +3,7 @@
 completion, :show at the terminal's width, Ctrl-C (at the prompt and in a running loop), history
 recall (in a session and across sessions), Ctrl-D.
 
-usage: pty_test.py STAR [BACKEND]     exit status 0 pass, 1 fail, 77 skipped (no pexpect)
+usage: pty_test.py STAR [BACKEND [ENGINE]] exit status 0 pass, 1 fail, 77 skipped (no pexpect)
 """
 import os
 import sys
@@ -21,13 +21,16 @@ CONTINUATION = "  ... "
 UP = "\x1b[A"
 
 
+ENGINE = []  # ["--engine=device"] when the third argument names an engine
+
+
 def spawn(star, backend, home, history=None):
     env = dict(os.environ)
     env.update({"HOME": home, "TERM": "xterm", "NO_COLOR": "1"})
     env.pop("STAR_HISTORY", None)
     if history:
         env["STAR_HISTORY"] = history
-    child = pexpect.spawn(star, ["repl", "--backend=" + backend], env=env, encoding="utf-8",
+    child = pexpect.spawn(star, ["repl", "--backend=" + backend] + ENGINE, env=env, encoding="utf-8",
                           timeout=20, dimensions=(24, 200))
     child.logfile_read = sys.stdout
     return child
@@ -164,6 +167,8 @@ def main():
         return 2
     star = sys.argv[1]
     backend = sys.argv[2] if len(sys.argv) > 2 else "cpu"
+    if len(sys.argv) > 3:
+        ENGINE.append("--engine=" + sys.argv[3])
     with tempfile.TemporaryDirectory() as home:
         history = os.path.join(home, "history")
         for test in (session_one, session_two):

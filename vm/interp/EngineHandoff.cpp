@@ -3,6 +3,7 @@
 // instruction it leaves to the host; the state comes back, and the interpreter executes that
 // instruction itself (so I/O, strings, errors and allocation keep exactly the host's behaviour),
 // then hands over again.
+#include <algorithm>
 #include <bit>
 #include <ostream>
 
@@ -55,6 +56,15 @@ void EngineStats::print(std::ostream& out) const {
     any = true;
   }
   if (any) out << '\n';
+}
+
+EngineStats EngineStats::since(const EngineStats& before) const {
+  EngineStats d = *this;
+  d.instructions -= before.instructions;
+  d.launches -= before.launches;
+  for (int r = 0; r < engine::kStopReasons; ++r) d.handedBack[r] -= before.handedBack[r];
+  if (d.launches == 0) d.shape.clear();
+  return d;
 }
 
 void Interpreter::enableDeviceEngine(bool on) { engine_ = on ? backend_.deviceEngine() : nullptr; }
@@ -118,9 +128,36 @@ void Interpreter::loadProgram(const Module& m) {
   engineModuleKey_ = moduleKey(m);
 }
 
+// The engine takes the handles of new frames from the pools and never allocates; when it ran out
+// (deep recursion with slice or table locals), the pools double, each handle with room for a small
+// value, so that a recursion of depth N costs O(log N) hand-overs rather than N.
+void Interpreter::growPoolsForEngine() {
+  constexpr std::uint64_t kRoomBits = 256;
+  std::size_t ownedTables = 0;
+  for (const auto& [handle, kind] : owned_) ownedTables += kind == SlotKind::Table;
+  const std::size_t moreBits = std::max<std::size_t>(64, owned_.size() - ownedTables);
+  const std::size_t moreTables = std::max<std::size_t>(16, ownedTables);
+  auto track = [&](Handle h) {
+    if (h >= fixed_.size()) fixed_.resize(h + 1, 0);
+  };
+  for (std::size_t k = 0; k < moreBits; ++k) {
+    const Handle b = backend_.createBits();
+    backend_.resizeBits(b, kRoomBits);
+    backend_.resizeBits(b, 0);
+    freeBits_.push_back(b);
+    track(b);
+  }
+  for (std::size_t k = 0; k < moreTables; ++k) {
+    freeTables_.push_back(backend_.createTable());
+    track(freeTables_.back());
+  }
+  engineWantsStorage_ = false;
+}
+
 void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
                               std::uint32_t& pc) {
   if (engineModule_ != &m || engineModuleKey_ != moduleKey(m)) loadProgram(m);
+  if (engineWantsStorage_) growPoolsForEngine();
   EngineRun r;
   engine::Header& h = r.header;
   h.function = frames_.back().function;
@@ -177,6 +214,7 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   engineStats_.launches = engine_->launches();
   engineStats_.shape = engine_->shape();
   if (h.stop < engine::kStopReasons) ++engineStats_.handedBack[h.stop];
+  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Storage);
   if (statsOn_)
     for (std::uint32_t op = 0; op < kOpCount; ++op) stats_.count[op] += r.opCounts[op];
 

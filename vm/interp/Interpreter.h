@@ -57,6 +57,8 @@ struct EngineStats {
   std::array<std::uint64_t, engine::kStopReasons> handedBack{};
   std::string shape;  // how the last launch was spread
   void print(std::ostream& out) const;
+  // What happened after `before` (the REPL reports each input on its own).
+  EngineStats since(const EngineStats& before) const;
 };
 
 class DeviceEngine;
@@ -192,6 +194,8 @@ class Interpreter {
   void loadProgram(const Module& m);
   DeviceEngine* engine_ = nullptr;
   EngineStats engineStats_;
+  bool engineWantsStorage_ = false;  // the engine's last stop was for storage: grow the pools
+  void growPoolsForEngine();
   const Module* engineModule_ = nullptr;
   std::uint64_t engineModuleKey_ = 0;
   std::uint64_t nativeCalls_ = 0;

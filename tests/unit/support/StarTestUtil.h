@@ -156,12 +156,24 @@ inline bool testParallelLoops() {
   return !(env && std::string(env) == "0");
 }
 
+// Whether the interpreter hands its work to the backend's device engine: $STAR_TEST_ENGINE=device
+// (ctest runs the oracle tests that way too: the results must not differ from the host engine's).
+inline bool testDeviceEngine() {
+  const char* env = std::getenv("STAR_TEST_ENGINE");
+  return env && std::string(env) == "device";
+}
+
 // The test backend and an interpreter writing to a string stream.
 struct Vm {
   std::unique_ptr<star::Backend> backend = makeTestBackend();
   std::ostringstream out;
   star::Interpreter interp{*backend, out};
-  Vm() { interp.enableParallelLoops(testParallelLoops()); }
+  Vm() {
+    interp.enableParallelLoops(testParallelLoops());
+    interp.enableDeviceEngine(testDeviceEngine());
+    if (testDeviceEngine() && !interp.deviceEngineOn())
+      throw std::runtime_error("STAR_TEST_ENGINE=device, but the backend has no device engine");
+  }
 
   RunResult run(const star::Module& m, std::vector<std::string> args = {}) {
     return runModule(interp, out, m, std::move(args));

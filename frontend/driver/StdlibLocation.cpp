@@ -1,4 +1,4 @@
-#include "cli/StdlibLocation.h"
+#include "frontend/driver/StdlibLocation.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -21,7 +21,9 @@ StdlibLocation findStdlibBeside(const std::string& exe) {
       (fs::path(exe).parent_path() / ".." / "share" / "star" / "stdlib").lexically_normal();
   where.looked = dir.string();
   std::error_code ec;
-  if (fs::is_directory(dir, ec)) where.dir = where.looked;
+  if (!fs::is_directory(dir, ec)) return where;
+  fs::path real = fs::canonical(dir, ec);  // the build tree's link: the source tree's stdlib/
+  where.dir = ec ? where.looked : real.string();
   return where;
 }
 

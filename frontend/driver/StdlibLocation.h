@@ -1,6 +1,6 @@
-// Where `star` finds its standard library and the other unit directories: nothing about the
-// build machine is compiled in, so that a binary runs from wherever it is copied (docs/CLI.md,
-// "Where units are found").
+// Where `star` (its commands and `star lsp`) finds its standard library and the other unit
+// directories: nothing about the build machine is compiled in, so that a binary runs from
+// wherever it is copied (docs/CLI.md, "Where units are found").
 #pragma once
 
 #include <string>
@@ -13,8 +13,8 @@ std::string executablePath();
 
 // The standard library beside the executable: EXE_DIR/../share/star/stdlib, the layout of an
 // installed tree (PREFIX/bin/star) and of the build tree (BUILD/bin/star, where
-// BUILD/share/star/stdlib links to the source tree's stdlib/). `dir` is "" when there is none;
-// `looked` is the directory that was tried.
+// BUILD/share/star/stdlib links to the source tree's stdlib/), links resolved. `dir` is "" when
+// there is none; `looked` is the directory that was tried.
 struct StdlibLocation {
   std::string dir;
   std::string looked;
