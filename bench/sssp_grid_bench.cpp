@@ -13,8 +13,12 @@
 // a vertex's distance (two FNDs each), and a finished run's rounds are its STEP calls - 1 -
 // updates (each round STEPs through the vertices changed in the round before, then once more).
 // The backend is wrapped in a counting one (bench/CountingBackend.h) to count them.
-//   usage: sssp_grid_bench [--backend=cpu|cuda] [--budget=SECONDS] [--bgl-side=N] [side ...]
-//          (defaults: cpu, 60, 1000, sides 32 100; --bgl-side=0 leaves the large BGL runs out)
+// With --engine=device the interpreter hands the run to the backend's device engine; the steps
+// are then counted by the engine's opcode counters (the primitive and wait columns stay empty:
+// inside the engine there are no backend calls to count).
+//   usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] [--budget=SECONDS]
+//                          [--bgl-side=N] [side ...]
+//          (defaults: cpu, host, 60, 1000, sides 32 100; --bgl-side=0 leaves the large BGL runs out)
 
 // GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
 // boost::optional in adj_list_edge_iterator); it says nothing about this file.
@@ -204,13 +208,22 @@ struct StarRun {
 };
 
 // One run of DIJKSTRA (algorithm 1) or BELLMANFORD (2) on a fresh backend and interpreter.
-StarRun runStar(const Module& m, const std::string& backendName, const TableData& edges,
-                std::uint64_t vb, std::uint64_t wb, std::uint64_t n, int algorithm, double budget) {
+StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngine,
+                const TableData& edges, std::uint64_t vb, std::uint64_t wb, std::uint64_t n,
+                int algorithm, double budget) {
   StarRun r;
   auto inner = makeBackend(backendName);
-  bench::CountingBackend backend(*inner);
+  bench::CountingBackend counting(*inner);
   std::ostringstream out;
-  Interpreter vm(backend, out);
+  Interpreter vm(deviceEngine ? *inner : static_cast<Backend&>(counting), out);
+  if (deviceEngine) {
+    vm.enableDeviceEngine(true);
+    vm.enableStats(true);  // the engine's opcode counters count the steps
+    if (!vm.deviceEngineOn()) {
+      r.error = "backend " + backendName + " has no device engine";
+      return r;
+    }
+  }
   vm.allocateGlobals(m);
   auto& globals = vm.globals();
   const auto e = static_cast<Handle>(globals[globalIndex(m, "e")].u);
@@ -230,7 +243,11 @@ StarRun runStar(const Module& m, const std::string& backendName, const TableData
     inner->synchronize();
     r.seconds = bench::secondsSince(start);
   }
-  r.counts = backend.counts;
+  r.counts = counting.counts;
+  if (deviceEngine) {
+    r.counts.finds = vm.stats().count[static_cast<std::size_t>(Op::BFND)];
+    r.counts.steps = vm.stats().count[static_cast<std::size_t>(Op::BSTEP)];
+  }
   if (!r.finished) return r;
   if (!out.str().empty()) r.error = out.str();
   // D: n rows, b columns, excess-2^(b-1) code, all ones = unreachable.
@@ -272,6 +289,7 @@ std::string driverPath(const std::string& dir, const std::string& name) {
 
 int main(int argc, char** argv) {
   std::string backendName = "cpu";
+  bool deviceEngine = false;
   double budget = 60;
   std::uint64_t bglSide = 1000;
   std::vector<std::uint64_t> sides;
@@ -279,6 +297,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a.rfind("--backend=", 0) == 0)
       backendName = a.substr(10);
+    else if (a == "--engine=device" || a == "--engine=host")
+      deviceEngine = a == "--engine=device";
     else if (a.rfind("--budget=", 0) == 0)
       budget = std::strtod(a.c_str() + 9, nullptr);
     else if (a.rfind("--bgl-side=", 0) == 0)
@@ -287,7 +307,8 @@ int main(int argc, char** argv) {
       sides.push_back(std::strtoull(a.c_str(), nullptr, 10));
     else {
       std::fprintf(stderr,
-                   "usage: sssp_grid_bench [--backend=cpu|cuda] [--budget=SECONDS] [--bgl-side=N] "
+                   "usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] [--budget=SECONDS] "
+                   "[--bgl-side=N] "
                    "[side >= 2 ...]\n");
       return 1;
     }
@@ -315,8 +336,9 @@ int main(int argc, char** argv) {
     auto probe = makeBackend(backendName);
     std::printf(
         "Shortest paths on grid graphs (4-neighbour arcs both ways, weights 1..100, seed %llu, "
-        "source: a corner); Star on backend %s (%s)\n\n",
-        static_cast<unsigned long long>(kSeed), probe->name().c_str(), probe->device().c_str());
+        "source: a corner); Star on backend %s (%s), %s engine\n\n",
+        static_cast<unsigned long long>(kSeed), probe->name().c_str(), probe->device().c_str(),
+        deviceEngine ? "device" : "host");
   }
   std::fflush(stdout);
 
@@ -350,7 +372,8 @@ int main(int argc, char** argv) {
     const BglTimes& bgl = bglBySide[side];
     for (int algorithm : {1, 2}) {
       const char* name = algorithm == 1 ? "DIJKSTRA" : "BELLMANFORD";
-      const StarRun r = runStar(module, backendName, edges, vb, wb, g.vertices, algorithm, budget);
+      const StarRun r = runStar(module, backendName, deviceEngine, edges, vb, wb, g.vertices, algorithm,
+                                  budget);
       const std::uint64_t steps = algorithm == 1 ? r.counts.finds : r.counts.finds / 2;
       std::string outcome;
       if (!r.error.empty()) {
@@ -378,8 +401,8 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(g.vertices), g.edges.size(), name,
                   outcome.c_str(), fixed(r.seconds, 3).c_str(),
                   static_cast<unsigned long long>(steps), perStepOf(r.seconds, 1e3, 3).c_str(),
-                  perStepOf(static_cast<double>(r.counts.primitives), 1, 0).c_str(),
-                  perStepOf(static_cast<double>(r.counts.syncs), 1, 0).c_str(),
+                  deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0).c_str(),
+                  deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0).c_str(),
                   sig3(bglSeconds).c_str(), ratio.c_str());
       std::fflush(stdout);
       if (!r.finished && r.error.empty() && steps > 0) {

@@ -1,7 +1,10 @@
 // WARSHALL_C (the paper's Listing 2, pure Star, driven from the host VM) against a plain C++
 // bitset Warshall on the CPU, in the same run, on the same sparse random digraphs (about 2 arcs
 // per vertex). Prints a Markdown table for bench/RESULTS.md.
-//   usage: warshall_bench [--backend=cpu|cuda] [n ...]   (default cpu, 1000 2000)
+// With a GPU, the papers' own adaptation (one kernel per k, bench/PaperWarshallAdapt.cu) runs on
+// the same graph in the same run, as the peer.
+//   usage: warshall_bench [--backend=cpu|cuda] [--engine=host|device] [--no-parallel-loops]
+//                         [n ...]   (default cpu, host, parallel loops on, 1000 2000)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +18,7 @@
 #include "frontend/driver/Compilation.h"
 #include "runtime-cpu/CpuBackend.h"
 #ifdef STAR_HAVE_CUDA
+#include "bench/PaperWarshallAdapt.h"
 #include "runtime-cuda/CudaBackend.h"
 #endif
 #include "vm/interp/Interpreter.h"
@@ -45,10 +49,13 @@ std::vector<std::uint64_t> bitsetWarshall(const TableData& t) {
 
 int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes;
-  std::string backendName = "cpu";
+  std::string backendName = "cpu", engineName = "host";
+  bool parallelLoops = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--backend=", 0) == 0) backendName = a.substr(10);
+    else if (a.rfind("--engine=", 0) == 0) engineName = a.substr(9);
+    else if (a == "--no-parallel-loops") parallelLoops = false;
     else sizes.push_back(std::strtoull(argv[i], nullptr, 10));
   }
   if (sizes.empty()) sizes = {1000, 2000};
@@ -79,10 +86,11 @@ int main(int argc, char** argv) {
   };
   {
     auto probe = makeBackend();
-    std::printf("WARSHALL_C on backend %s (%s)\n\n", probe->name().c_str(), probe->device().c_str());
+    std::printf("WARSHALL_C on backend %s (%s), %s engine, parallel loops %s\n\n", probe->name().c_str(),
+                probe->device().c_str(), engineName.c_str(), parallelLoops ? "on" : "off");
   }
-  std::printf("| n | arcs | 1s in closure (j) | C++ bitset Warshall, CPU (s) | WARSHALL_C on the VM, without file I/O (s) | ratio | time per inner iteration (us) |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf("| n | arcs | 1s in closure (j) | C++ bitset Warshall, CPU (s) | WARSHALL_C on the VM, without file I/O (s) | ratio | time per inner iteration (us) | papers' kernel per k, this GPU (s) | WARSHALL_C / kernel per k |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (std::uint64_t n : sizes) {
     TableData g = bench::randomDigraph(n, 2.0, 42 + n);
     std::string in = (dir / ("star_bench_g" + std::to_string(n) + ".txt")).string();
@@ -99,12 +107,19 @@ int main(int argc, char** argv) {
     auto backend = makeBackend();
     std::ostringstream sink;
     Interpreter vm(*backend, sink);
+    vm.enableParallelLoops(parallelLoops);
+    vm.enableDeviceEngine(engineName == "device");
+    if (engineName == "device" && !vm.deviceEngineOn()) {
+      std::fprintf(stderr, "backend %s has no device engine\n", backendName.c_str());
+      return 1;
+    }
     vm.setArguments({in, out});
     auto t1 = std::chrono::steady_clock::now();
     vm.run(module, module.entry);
     double star = bench::secondsSince(t1);
     {
       Interpreter ioVm(*backend, sink);
+      ioVm.enableDeviceEngine(engineName == "device");
       ioVm.setArguments({in, out + ".io"});
       auto t2 = std::chrono::steady_clock::now();
       ioVm.run(ioModule, ioModule.entry);
@@ -123,11 +138,30 @@ int main(int argc, char** argv) {
           return 1;
         }
       }
+    double peer = -1;  // the papers' kernel per k on the same graph, when there is a GPU
+#ifdef STAR_HAVE_CUDA
+    if (backendName == "cuda") {
+      std::vector<std::uint64_t> columns(n * w, 0);
+      for (std::uint64_t j = 0; j < n; ++j)
+        for (std::uint64_t i = 0; i < n; ++i)
+          if (g.get(i, j)) columns[j * w + i / 64] |= 1ull << (i % 64);
+      peer = bench::paperWarshallAdapt(n, columns);
+      for (std::uint64_t j = 0; j < n && peer >= 0; ++j)
+        for (std::uint64_t i = 0; i < n; ++i)
+          if (((columns[j * w + i / 64] >> (i % 64)) & 1) != got.get(i, j)) {
+            std::fprintf(stderr, "the kernel per k differs at (%llu, %llu)\n", (unsigned long long)i,
+                         (unsigned long long)j);
+            return 1;
+          }
+    }
+#endif
     // The inner loop of WARSHALL_C runs once per (k, i) with P(k, i) = 1 when row k is read:
     // j, the number of 1s of the closure (docs/PAPERS.md §1), bounds it.
-    std::printf("| %llu | %llu | %llu | %.4f | %.4f | %.2fx | %.3f |\n", (unsigned long long)n,
+    std::printf("| %llu | %llu | %llu | %.4f | %.4f | %.2fx | %.3f |", (unsigned long long)n,
                 (unsigned long long)arcs, (unsigned long long)ones, cpp, star, star / cpp,
                 star * 1e6 / static_cast<double>(ones));
+    if (peer >= 0) std::printf(" %.4f | %.2fx |\n", peer, star / peer);
+    else std::printf(" - | - |\n");
     std::filesystem::remove(in);
     std::filesystem::remove(out);
   }

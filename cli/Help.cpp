@@ -34,6 +34,7 @@ constexpr Option kOptions[] = {
      "rewrite the expectations (NAME.expected, NAME.expected-err, TEST-OUTPUT, TEST-STATUS) from "
      "what the programs do"},
     {"--timeout=SECONDS", "stop each program after SECONDS (default 120; 0: no limit)"},
+    {"--stdio", "talk on standard input and output (the only transport; language clients add it)"},
 };
 
 struct CommandHelp {
@@ -88,6 +89,13 @@ const std::vector<CommandHelp>& commands() {
        {"--backend", "--engine", "--no-native", "--no-parallel-loops", "--stdlib-path",
         "--max-memory", "--update", "--timeout"},
        "star test --backend=cpu examples/"},
+      {"lsp",
+       "star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused]",
+       "A language server (Language Server Protocol) on standard input and output, for editors:\n"
+       "diagnostics, hover, definitions, references, completion, symbols, semantic tokens.\n"
+       "An editor starts it; docs/CLI.md shows how for VS Code, Neovim and Emacs.",
+       {"--stdio", "--stdlib-path", "-Wno-unused"},
+       "star lsp --stdlib-path=$HOME/star-units"},
       {"opcodes",
        "star opcodes",
        "Print the instruction set as the Markdown table of docs/BYTECODE.md.",

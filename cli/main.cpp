@@ -24,6 +24,7 @@ const char* kUsage =
     "  compile FILE -o OUT  write a bytecode module (.starc)\n"
     "  repl                 interactive session (also: star with no arguments on a terminal)\n"
     "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
+    "  lsp                  language server on stdin/stdout, for editors (docs/CLI.md)\n"
     "  test [PATHS...]      run the programs that carry expectations and compare\n"
     "  help COMMAND         that command's options and an example (also: star COMMAND --help)\n"
     "  --version            version and backends\n"

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/BitLayout.h"
+#include "core/HostFloat.h"
 
 namespace star::cpu {
 namespace {
@@ -229,10 +230,10 @@ class Chunk {
         setI(a[0], p, op.op == Op::INEG ? -x : (x < 0 ? -x : x));
         break;
       }
-      case Op::FADD: setF(a[0], p, f(a[1], p) + f(a[2], p)); break;
-      case Op::FSUB: setF(a[0], p, f(a[1], p) - f(a[2], p)); break;
-      case Op::FMUL: setF(a[0], p, f(a[1], p) * f(a[2], p)); break;
-      case Op::FDIV: setF(a[0], p, f(a[1], p) / f(a[2], p)); break;
+      case Op::FADD: setF(a[0], p, starNaN(f(a[1], p) + f(a[2], p), f(a[1], p), f(a[2], p))); break;
+      case Op::FSUB: setF(a[0], p, starNaN(f(a[1], p) - f(a[2], p), f(a[1], p), f(a[2], p))); break;
+      case Op::FMUL: setF(a[0], p, starNaN(f(a[1], p) * f(a[2], p), f(a[1], p), f(a[2], p))); break;
+      case Op::FDIV: setF(a[0], p, starNaN(f(a[1], p) / f(a[2], p), f(a[1], p), f(a[2], p))); break;
       case Op::FNEG: setF(a[0], p, -f(a[1], p)); break;
       case Op::ITOF: setF(a[0], p, static_cast<double>(i(a[1], p))); break;
       case Op::IEQ: setI(a[0], p, i(a[1], p) == i(a[2], p)); break;
@@ -255,7 +256,7 @@ class Chunk {
       case Op::JMPF: if (!i(a[0], p)) jumpTo(op.target); break;
       case Op::JMPT: if (i(a[0], p)) jumpTo(op.target); break;
       case Op::FABS: setF(a[0], p, std::fabs(f(a[1], p))); break;
-      case Op::FSQRT: setF(a[0], p, std::sqrt(f(a[1], p))); break;
+      case Op::FSQRT: setF(a[0], p, starNaN(std::sqrt(f(a[1], p)), f(a[1], p), f(a[1], p))); break;
       case Op::FEXP: setF(a[0], p, std::exp(f(a[1], p))); break;
       case Op::FLN: setF(a[0], p, std::log(f(a[1], p))); break;
       case Op::FSIN: setF(a[0], p, std::sin(f(a[1], p))); break;

@@ -115,14 +115,20 @@ class ThreadEngine final : public DeviceEngine {
     h.handles = storage_.handleCount();
     h.poolCap = h.handles;
     const engine::Layout l = engine::layoutOf(h);
-    std::vector<Word> staging(l.total, 0);
+    // The buffers stay between runs: a run is one hand-over, and a program makes thousands.
+    std::vector<Word>& staging = staging_;
+    staging.assign(l.total, 0);
     engine::packRegion(r, l, staging.data(), [&](std::uint32_t hd) { return storage_.shapeOf(hd); });
 
     unsigned blocks, threads;
     teamShape(blocks, threads);
     shape_ = std::to_string(blocks) + (blocks == 1 ? " block x " : " blocks x ") + std::to_string(threads) +
              (threads == 1 ? " thread (host)" : " threads (host)");
-    std::vector<std::vector<Word>> regions(blocks, std::vector<Word>(l.total, 0));
+    std::vector<std::vector<Word>>& regions = regions_;
+    regions.resize(blocks);
+    for (auto& region : regions) region.assign(l.total, 0);
+    std::vector<Word>& result = result_;
+    result.assign(l.total, 0);
     TeamShared shared(blocks, threads);
     auto body = [&](unsigned b, unsigned t) {
       ThreadTeam team(shared, b, t);
@@ -133,7 +139,8 @@ class ThreadEngine final : public DeviceEngine {
       core.run();
       if (b != 0) return;
       team.syncBlock();  // the leader's last writes to the header
-      engine::copyRegion(team, staging.data(), region, l, *reinterpret_cast<const engine::Header*>(region));
+      // Not into `staging`: another block may still be copying its start from there.
+      engine::copyRegion(team, result.data(), region, l, *reinterpret_cast<const engine::Header*>(region));
     };
     if (blocks * threads == 1) {
       body(0, 0);
@@ -144,7 +151,7 @@ class ThreadEngine final : public DeviceEngine {
       for (auto& th : pool) th.join();
     }
     ++launches_;
-    engine::unpackRegion(staging.data(), l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
+    engine::unpackRegion(result.data(), l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
       storage_.setShape(hd, rows, cols);
     });
   }
@@ -158,6 +165,8 @@ class ThreadEngine final : public DeviceEngine {
   engine::Program program_;
   std::string shape_;
   std::uint64_t launches_ = 0;
+  std::vector<Word> staging_, result_;
+  std::vector<std::vector<Word>> regions_;
 };
 
 }  // namespace

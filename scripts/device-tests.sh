@@ -3,8 +3,13 @@
 # carried (scripts/device-bundle.sh; $STAR_DIST names another). Writes logs under $OUT: only a
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
-#   scripts/device-tests.sh [unit] [oracles] [lang] [compare] [sanitize] [bench] [sssp] [unpack]
+#   scripts/device-tests.sh [unit] [oracles] [lang] [compare] [sanitize] [bench] [sssp] [engine]
+#                           [enginecheck] [enginebench] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
+# engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
+# enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
+# compute-sanitizer on the engine);
+# enginebench: Star programs on the CPU backend, the host engine and the device engine;
 # `unpack` alone only unpacks the bundle, for commands of one's own).
 set -uo pipefail
 D=${STAR_DIST:-$PWD/build-gpu/dist}
@@ -80,6 +85,65 @@ if want sanitize; then
     examples/warshall.star examples/graphs/two_cycles8.txt > "$OUT/sanitizer-star.txt" 2>&1; rc=$?
   note "compute-sanitizer memcheck star run warshall rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer-star.txt" | tail -1)"
   [ $rc -eq 0 ] || status=1
+fi
+if want engine; then
+  # The golden suite on the host engine (the `lang` step runs it on the default, the device engine).
+  python3 "$D/tools/lit/lit.py" -sv --param star="$D/bin/star" --param backend=cuda \
+    --param flags=--engine=host --param llvm_bin="$D/tools" tests/lang > "$OUT/lang-cuda-host.txt" 2>&1; rc=$?
+  note "golden tests on cuda, host engine rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/lang-cuda-host.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
+  for mode in grid; do
+    STAR_ENGINE_MODE=$mode python3 "$D/tools/lit/lit.py" -sv --param star="$D/bin/star" --param backend=cuda \
+      --param flags=--engine=device --param llvm_bin="$D/tools" tests/lang > "$OUT/lang-cuda-$mode.txt" 2>&1; rc=$?
+    note "golden tests on cuda, device engine forced to $mode mode rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/lang-cuda-$mode.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
+  for t in "$D"/bin/*_test; do
+    name=$(basename "$t")
+    case $name in cuda_*) continue ;; esac
+    grep -qa STAR_TEST_ENGINE "$t" || continue
+    STAR_TEST_BACKEND=cuda STAR_TEST_ENGINE=device "$t" --gtest_filter=-Interp.SteadyStateColumnLoopDoesNotAllocate \
+      > "$OUT/engine-$name.txt" 2>&1; rc=$?
+    note "$name on the cuda device engine rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/engine-$name.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
+fi
+if want enginecheck; then
+  python3 tests/repl/pty_test.py "$D/bin/star" cuda device > "$OUT/pty-cuda.txt" 2>&1; rc=$?
+  note "REPL pty test on cuda, device engine rc=$rc (77: no pexpect): $(tail -1 "$OUT/pty-cuda.txt")"
+  [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start 1 --count "${STAR_DIFF_COUNT:-10000}" \
+    --jobs 16 --quiet --time-limit "${STAR_DIFF_SECONDS:-150}" --failures "$OUT/difftest-failures" \
+    --config "cpu={star} run --backend=cpu {prog}" \
+    --config "host={star} run --backend=cuda --engine=host {prog}" \
+    --config "device={star} run --backend=cuda --engine=device {prog}" > "$OUT/difftest-engines.txt" 2>&1; rc=$?
+  note "random programs, cpu / cuda host engine / cuda device engine rc=$rc: $(tail -1 "$OUT/difftest-engines.txt")"
+  [ $rc -eq 0 ] || status=1
+  for tool in memcheck racecheck; do
+    for mode in block grid; do
+      [ $tool = racecheck ] && [ $mode = grid ] && continue
+      STAR_ENGINE_MODE=$mode compute-sanitizer --tool $tool --error-exitcode 9 "$D/bin/star" run --backend=cuda \
+        --engine=device examples/warshall.star examples/graphs/two_cycles8.txt > "$OUT/sanitizer-engine-$tool-$mode.txt" 2>&1; rc=$?
+      note "compute-sanitizer $tool, device engine ($mode) on warshall rc=$rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-engine-$tool-$mode.txt" | tail -1)"
+      [ $rc -eq 0 ] || status=1
+    done
+  done
+fi
+if want enginebench; then
+  # Each run is bounded: a configuration that is far too slow shows as a missing row.
+  {
+    timeout 90 "$D/bin/warshall_bench" --backend=cuda --engine=device 1000 2000 5000
+    timeout 90 "$D/bin/warshall_bench" --backend=cuda --engine=host 1000 2000 5000
+    timeout 60 "$D/bin/warshall_bench" --backend=cpu 1000 2000
+    timeout 30 "$D/bin/warshall_bench" --backend=cpu --no-parallel-loops 1000 2000
+  } > "$OUT/bench-warshall-engines.md" 2>&1
+  note "warshall_bench across engines written"
+  {
+    "$D/bin/sssp_grid_bench" --backend=cuda --engine=device --budget=15 --bgl-side=0 32 100 316
+    "$D/bin/sssp_grid_bench" --backend=cpu --budget=15 --bgl-side=0 32 100 316
+    "$D/bin/sssp_grid_bench" --backend=cuda --engine=host --budget=5 --bgl-side=0 32 100
+  } > "$OUT/bench-sssp-engines.md" 2>&1
+  note "sssp_grid_bench across engines written"
 fi
 if want bench; then
   "$D/bin/primitives_bench" > "$OUT/bench-primitives.md" 2>&1

@@ -275,7 +275,7 @@ void Checker::checkRoutineBody(Routine& r) {
   for (auto& s : declared) r.symbols.push_back(std::move(s));
   int errorsBefore = diags_.errorCount();
   stmt(r.body.get());
-  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, &r, loopReports_).analyse(r.body.get());
+  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, loopReports_).analyse(r.body.get());
   if (options_.warnUnused) warnUnused(r.symbols);
   locals_ = nullptr;
   current_ = nullptr;
@@ -321,7 +321,7 @@ void Checker::beginProgram(Program& program) { checkDecls(program); }
 void Checker::checkMainStatement(Stmt* s, Stmt* previous) {
   int errorsBefore = diags_.errorCount();
   stmt(s);
-  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, nullptr, loopReports_).analyse(s, previous);
+  if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, loopReports_).analyse(s, previous);
 }
 
 void Checker::endProgram(Program& program) {

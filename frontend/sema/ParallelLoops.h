@@ -28,9 +28,8 @@ struct LoopReport {
 
 class ParallelLoops {
  public:
-  // `routine` is the routine whose body is analysed, null for the main program.
-  ParallelLoops(Diagnostics& diags, const Routine* routine, std::vector<LoopReport>& reports)
-      : diags_(diags), routine_(routine), reports_(reports) {}
+  ParallelLoops(Diagnostics& diags, std::vector<LoopReport>& reports)
+      : diags_(diags), reports_(reports) {}
 
   // Every loop of a statement (and the statements nested in it). `previous` is the statement
   // before s in its block, if any (a STEP-while loop's head).
@@ -46,7 +45,6 @@ class ParallelLoops {
   void report(const Stmt& s, const char* kind, const LoopParallelism& p);
 
   Diagnostics& diags_;
-  const Routine* routine_;
   std::vector<LoopReport>& reports_;
 };
 

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <gtest/gtest.h>
 
+#include "core/MemoryLimit.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -831,12 +833,19 @@ TEST_F(CudaDifferentialTest, TwoBackendsAtOnce) {
 TEST_F(CudaDifferentialTest, OutOfMemoryIsABackendError) {
   const Handle h = gpu_->createBits();
   const std::uint64_t huge = std::uint64_t{1} << 50;  // 128 TiB
+  // Within the memory limit (at most nine tenths of the GPU) the request is refused before the
+  // device is asked...
+  EXPECT_THROW(gpu_->resizeBits(h, huge), OutOfMemory);
+  // ...and beyond it, the device's own failure is a BackendError.
+  const std::uint64_t limit = memoryLimit();
+  setMemoryLimit(~std::uint64_t{0} / 2);
   try {
     gpu_->resizeBits(h, huge);
-    FAIL() << "allocating 128 TiB succeeded";
+    ADD_FAILURE() << "allocating 128 TiB succeeded";
   } catch (const BackendError& e) {
     EXPECT_NE(std::string(e.what()).find("GPU out of memory"), std::string::npos) << e.what();
   }
+  setMemoryLimit(limit);
   // The backend stays usable.
   gpu_->resizeBits(h, 1000);
   gpu_->fill(h, true);

@@ -496,7 +496,9 @@ TEST_F(Interp, SteadyStateColumnLoopDoesNotAllocate) {
   long small = countedRun(1000);
   long large = countedRun(10000);
   EXPECT_EQ(small, large) << "allocations grow with the iteration count";
-  EXPECT_LT(large, 50);
+  // A hand-over to the device engine allocates its staging and threads, once per run: more than
+  // the host engine's few, but still independent of the iteration count (checked above).
+  EXPECT_LT(large, startest::testDeviceEngine() ? 200 : 50);
 }
 
 }  // namespace

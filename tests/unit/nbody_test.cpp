@@ -328,8 +328,6 @@ TEST_F(NBodyCpu, CrystalEnergyIsConserved) {
 
 // ---- Star level: natives and bodies ----------------------------------------------------------
 
-constexpr const char* kParticleLayout = "u8 f64 f64 f64 f64 f64 f64";
-constexpr const char* kCoefLayout = "f64 f64 f64";
 
 std::string realText(double v) {
   char buf[64];

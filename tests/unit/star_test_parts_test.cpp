@@ -132,7 +132,7 @@ TEST(UnifiedDiff, LongDiffsAreCut) {
 
 TEST(Help, EveryCommandHasUsageOptionsAndAnExample) {
   for (const char* c :
-       {"run", "check", "dis", "compile", "repl", "test", "opcodes", "version", "help"}) {
+       {"run", "check", "dis", "compile", "repl", "test", "lsp", "opcodes", "version", "help"}) {
     std::string text = star::commandHelpText(c);
     EXPECT_EQ(text.rfind("usage: star", 0), 0u) << c;
     EXPECT_NE(text.find("\nexample:\n  star"), std::string::npos) << c;

@@ -30,6 +30,7 @@
 
 #include "core/BitLayout.h"
 #include "core/CheckedMath.h"
+#include "core/HostFloat.h"
 #include "vm/bytecode/Opcodes.h"
 #include "vm/engine/EngineLayout.h"
 
@@ -410,10 +411,10 @@ class Core {
         setI(0, op == Op::INEG ? -x : (x < 0 ? -x : x));
         break;
       }
-      case Op::FADD: setF(0, F(1) + F(2)); break;
-      case Op::FSUB: setF(0, F(1) - F(2)); break;
-      case Op::FMUL: setF(0, F(1) * F(2)); break;
-      case Op::FDIV: setF(0, F(1) / F(2)); break;
+      case Op::FADD: setF(0, starNaN(F(1) + F(2), F(1), F(2))); break;
+      case Op::FSUB: setF(0, starNaN(F(1) - F(2), F(1), F(2))); break;
+      case Op::FMUL: setF(0, starNaN(F(1) * F(2), F(1), F(2))); break;
+      case Op::FDIV: setF(0, starNaN(F(1) / F(2), F(1), F(2))); break;
       case Op::FNEG: setF(0, -F(1)); break;
       case Op::ITOF: setF(0, static_cast<double>(I(1))); break;
       case Op::IEQ: setI(0, I(1) == I(2)); break;
@@ -439,7 +440,7 @@ class Core {
       case Op::AND: setI(0, I(1) && I(2)); break;
       case Op::OR: setI(0, I(1) || I(2)); break;
       case Op::XOR: setI(0, (I(1) != 0) != (I(2) != 0)); break;
-      case Op::FSQRT: setF(0, sqrt(F(1))); break;
+      case Op::FSQRT: setF(0, starNaN(sqrt(F(1)), F(1), F(1))); break;
       case Op::FABS: setF(0, fabs(F(1))); break;
       case Op::FTRUNC: case Op::FROUND: {
         const double x = F(1);
@@ -643,6 +644,8 @@ class Core {
         if (at != kNone) {
           const Word diff = x.data[at] ^ y.data[at];
           c = (x.data[at] & (diff & (0 - diff))) ? 1 : -1;  // the first differing bit decides
+          // Read after the reduction's barrier: the next write of bits waits for every block.
+          pendingReads_ = true;
         }
         const bool r = op == Op::WEQ ? c == 0 : op == Op::WNE ? c != 0 : op == Op::WLT ? c < 0
                        : op == Op::WLE ? c <= 0 : op == Op::WGT ? c > 0 : c >= 0;

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "core/FileText.h"
+#include "core/HostFloat.h"
 #include "core/MemoryLimit.h"
 #include "vm/interp/FaultText.h"
 #include "vm/natives/NativeCall.h"
@@ -454,10 +455,10 @@ void Interpreter::execute(const Module& m) {
           if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault(overflowMessage(Op::INEG));
           reg(a[0]).i = -I(1);
           break;
-        case Op::FADD: reg(a[0]).f = F(1) + F(2); break;
-        case Op::FSUB: reg(a[0]).f = F(1) - F(2); break;
-        case Op::FMUL: reg(a[0]).f = F(1) * F(2); break;
-        case Op::FDIV: reg(a[0]).f = F(1) / F(2); break;
+        case Op::FADD: reg(a[0]).f = starNaN(F(1) + F(2), F(1), F(2)); break;
+        case Op::FSUB: reg(a[0]).f = starNaN(F(1) - F(2), F(1), F(2)); break;
+        case Op::FMUL: reg(a[0]).f = starNaN(F(1) * F(2), F(1), F(2)); break;
+        case Op::FDIV: reg(a[0]).f = starNaN(F(1) / F(2), F(1), F(2)); break;
         case Op::FNEG: reg(a[0]).f = -F(1); break;
         case Op::ITOF: reg(a[0]).f = static_cast<double>(I(1)); break;
         case Op::IEQ: reg(a[0]).i = I(1) == I(2); break;
@@ -765,7 +766,7 @@ void Interpreter::execute(const Module& m) {
           backend_.writeBits(d, static_cast<std::uint64_t>(k), scratch_.data());
           break;
         }
-        case Op::FSQRT: reg(a[0]).f = std::sqrt(F(1)); break;
+        case Op::FSQRT: reg(a[0]).f = starNaN(std::sqrt(F(1)), F(1), F(1)); break;
         case Op::FEXP: reg(a[0]).f = std::exp(F(1)); break;
         case Op::FLN: reg(a[0]).f = std::log(F(1)); break;
         case Op::FSIN: reg(a[0]).f = std::sin(F(1)); break;

@@ -83,7 +83,7 @@ struct Token {
 
 class RecordParser {
  public:
-  RecordParser(const NumLayout& layout, const std::string& name) : layout_(layout), name_(name) {}
+  explicit RecordParser(const std::string& name) : name_(name) {}
 
   // Splits one line into numbers: blanks separate them, and so does one comma (with blanks
   // around it or not). Two commas in a row, or one at either end, leave a number missing.
@@ -191,7 +191,6 @@ class RecordParser {
     return lowBits(negative ? 0 - magnitude : magnitude, k);
   }
 
-  const NumLayout& layout_;
   const std::string& name_;
 };
 
@@ -199,7 +198,7 @@ class RecordParser {
 
 TableData parseNumericText(const std::string& text, const NumLayout& layout,
                            const std::string& name) {
-  RecordParser parser(layout, name);
+  RecordParser parser(name);
   std::size_t nf = layout.fields.size();
   std::vector<std::uint64_t> patterns;  // nf per record
   std::size_t lineNo = 0, pos = 0;
