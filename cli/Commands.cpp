@@ -13,6 +13,7 @@
 
 #include "cli/BackendChoice.h"
 #include "cli/RuntimeErrorText.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "core/FileText.h"
 #include "core/Printable.h"
 #include "frontend/driver/Compilation.h"
@@ -228,6 +229,12 @@ int commandVersion() {
     std::cout << " (built without CUDA)";
   }
   std::cout << "\n";
+  StdlibLocation stdlib = findStdlib();
+  if (!stdlib.dir.empty())
+    std::cout << "stdlib: " << stdlib.dir << "\n";
+  else
+    std::cout << "stdlib: not found (looked in " << (stdlib.looked.empty() ? "?" : stdlib.looked)
+              << "; --stdlib-path or STAR_PATH name unit directories)\n";
   return 0;
 }
 

@@ -9,7 +9,7 @@
 namespace star {
 
 struct CommandLine {
-  std::string command;             // run, check, dis, compile, repl
+  std::string command;             // run, check, dis, compile, repl, test
   std::string file;
   std::string output;              // compile -o
   std::string backend = "auto";
@@ -23,6 +23,11 @@ struct CommandLine {
   bool noParallelLoops = false;  // --no-parallel-loops
   bool explainLoops = false;     // check --explain-loops
   std::uint64_t maxMemory = 0;  // --max-memory; 0: the default
+  std::vector<std::string> stdlibPaths;  // --stdlib-path, as given, in order
+  // star test
+  std::vector<std::string> paths;  // the files and directories to test
+  bool update = false;             // --update: rewrite the expectations
+  double timeout = 120;            // --timeout=SECONDS for each program; 0: none
 };
 
 int commandRun(const CommandLine& cl);
@@ -31,6 +36,8 @@ int commandDis(const CommandLine& cl);
 int commandCompile(const CommandLine& cl);
 int commandRepl(const CommandLine& cl);
 int commandVersion();
+// star test [PATHS]: the programs with expectations, run and compared (cli/test/).
+int commandTest(const CommandLine& cl);
 // The instruction set as the Markdown table of docs/BYTECODE.md (generated from Opcodes.def).
 int commandOpcodes();
 

@@ -1,18 +1,16 @@
 // star: the Star language driver (docs/CLI.md).
 #include <unistd.h>
 
-#include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "cli/Commands.h"
+#include "cli/Help.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
 #include "lsp/LspCommand.h"
-
-#ifndef STAR_STDLIB_DIR
-#define STAR_STDLIB_DIR ""
-#endif
 
 namespace {
 
@@ -27,6 +25,8 @@ const char* kUsage =
     "  repl                 interactive session (also: star with no arguments on a terminal)\n"
     "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
     "  lsp                  language server on stdin/stdout, for editors (docs/CLI.md)\n"
+    "  test [PATHS...]      run the programs that carry expectations and compare\n"
+    "  help COMMAND         that command's options and an example (also: star COMMAND --help)\n"
     "  --version            version and backends\n"
     "\n"
     "options:\n"
@@ -37,14 +37,18 @@ const char* kUsage =
     "                           engine on the CUDA backend; on the CPU backend `device` runs the\n"
     "                           engine's code on host threads, for testing)\n"
     "  --stats                  after the run, print each opcode's count and time (stderr)\n"
-    "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable)\n"
+    "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable; $STAR_PATH,\n"
+    "                           colon-separated, adds directories too)\n"
     "  --no-native              run standard-library procedures as their Star bodies\n"
     "  --no-parallel-loops      run every loop sequentially (forall and the recognised idioms)\n"
     "  --explain-loops          (check) say for each loop whether it runs in parallel, and why not\n"
     "  --max-memory=SIZE        the memory a run may use (8G, 512M; default: 3/4 of the RAM,\n"
     "                           at most 9/10 of the GPU's memory on the CUDA backend)\n"
     "  --dump-ast               (check) print the syntax tree\n"
-    "  -Wno-unused              do not warn about unused variables\n";
+    "  -Wno-unused              do not warn about unused variables\n"
+    "  --update                 (test) rewrite the expectations from what the programs do\n"
+    "  --timeout=SECONDS        (test) stop each program after SECONDS (default 120)\n"
+    "  --help, -h               (after a command) that command's options and an example\n";
 
 int usageError(const std::string& message) {
   std::cerr << "star: error: " << message << "\n\n" << kUsage;
@@ -66,6 +70,10 @@ int main(int argc, char** argv) {
     cl.command = "repl";
   } else {
     std::string first = argv[1];
+    // `star COMMAND --help` and `star help COMMAND`: that command's options and an example.
+    if (argc > 2 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))
+      return star::printCommandHelp(first);
+    if (first == "help" && argc > 2) return star::printCommandHelp(argv[2]);
     if (first == "--version" || first == "version") return star::commandVersion();
     if (first == "opcodes") return star::commandOpcodes();
     if (first == "lsp") return star::commandLsp(argc - 2, argv + 2);
@@ -76,7 +84,6 @@ int main(int argc, char** argv) {
     cl.command = first;
     i = 2;
   }
-  if (std::strlen(STAR_STDLIB_DIR)) cl.modulePath.push_back(STAR_STDLIB_DIR);
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (!cl.file.empty() && cl.command == "run") {
@@ -101,13 +108,22 @@ int main(int argc, char** argv) {
       star::setUserMemoryLimit(cl.maxMemory);
     }
     else if (a == "-Wno-unused") cl.warnUnused = false;
-    else if (a.rfind("--stdlib-path=", 0) == 0) cl.modulePath.insert(cl.modulePath.begin(), a.substr(14));
+    else if (a.rfind("--stdlib-path=", 0) == 0) cl.stdlibPaths.push_back(a.substr(14));
+    else if (a == "--help" || a == "-h") return star::printCommandHelp(cl.command);
+    else if (a == "--update") cl.update = true;
+    else if (a.rfind("--timeout=", 0) == 0) {
+      if (!star::parseSeconds(a.substr(10), &cl.timeout))
+        return usageError("--timeout takes a number of seconds (0: no limit), not '" + a.substr(10) + "'");
+    }
+    else if (cl.command == "test" && !(a.size() > 1 && a[0] == '-')) cl.paths.push_back(a);
     else if (a == "-o" && i + 1 < argc) cl.output = argv[++i];
     else if (a.size() > 1 && a[0] == '-' ) return usageError("unknown option '" + a + "'");
     else if (cl.file.empty()) cl.file = a;
     else return usageError("unexpected argument '" + a + "'");
   }
+  cl.modulePath = star::unitSearchPath(cl.stdlibPaths);
   if (cl.command == "repl") return star::runWithLargeStack([&] { return star::commandRepl(cl); });
+  if (cl.command == "test") return star::commandTest(cl);
   if (cl.command != "run" && cl.command != "check" && cl.command != "dis" && cl.command != "compile")
     return usageError("unknown command '" + cl.command + "'");
   if (cl.file.empty()) return usageError("no input file");

@@ -1,17 +1,14 @@
 #include "lsp/LspCommand.h"
 
 #include <csignal>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "frontend/driver/LargeStack.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "lsp/LspServer.h"
-
-#ifndef STAR_STDLIB_DIR
-#define STAR_STDLIB_DIR ""
-#endif
 
 namespace star {
 namespace {
@@ -30,14 +27,12 @@ std::string absoluteDirectory(const std::string& dir) {
 
 int commandLsp(int argc, char** argv) {
   lsp::AnalysisOptions options;
-  // As for the other commands: the last --stdlib-path first, the built-in stdlib/ last.
-  if (std::strlen(STAR_STDLIB_DIR))
-    options.modulePath.push_back(absoluteDirectory(STAR_STDLIB_DIR));
+  std::vector<std::string> stdlibPaths;  // --stdlib-path, in the order given
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--stdio") continue;  // what language clients add; stdio is the only transport
     if (a.rfind("--stdlib-path=", 0) == 0) {
-      options.modulePath.insert(options.modulePath.begin(), absoluteDirectory(a.substr(14)));
+      stdlibPaths.push_back(a.substr(14));
     } else if (a == "-Wno-unused") {
       options.warnUnused = false;
     } else if (a == "--help" || a == "-h") {
@@ -48,6 +43,10 @@ int commandLsp(int argc, char** argv) {
       return 1;
     }
   }
+  // As for the other commands: the last --stdlib-path first, then $STAR_PATH, then the standard
+  // library beside the executable; absolute, since the client may change the directory.
+  for (const std::string& d : unitSearchPath(stdlibPaths))
+    options.modulePath.push_back(absoluteDirectory(d));
   // A client that goes away must end the server with a failed write, not with SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
   return runWithLargeStack([&] {

@@ -26,8 +26,9 @@ done
 cp -L /usr/lib/x86_64-linux-gnu/libantlr4-runtime.so.4.9 "$dist/lib/"
 cp -L /usr/lib/llvm-14/bin/FileCheck /usr/lib/llvm-14/bin/not /usr/lib/llvm-14/bin/count "$dist/tools/"
 cp -L /lib/x86_64-linux-gnu/libz3.so.4 "$dist/lib/"
-# Shared libraries of star that a bare GPU machine may lack (CUDA runtime, libedit for the REPL).
-for lib in libcudart libedit libbsd libmd; do
+# Shared libraries of star that a bare GPU machine may lack (CUDA runtime, libedit for the REPL,
+# libpng for SAVEPNG).
+for lib in libcudart libedit libbsd libmd libpng16; do
   path=$(ldd "$dist/bin/star" | awk -v l="$lib" '$1 ~ "^"l {print $3}')
   [ -n "$path" ] && cp -L "$path" "$dist/lib/"
 done

@@ -23,6 +23,8 @@ fi
 export LD_LIBRARY_PATH=$D/lib:${LD_LIBRARY_PATH:-}
 # The unit tests read stdlib/ and examples/ from here, not from the tree they were built in.
 export STAR_SOURCE_DIR=$PWD
+# star finds its standard library beside itself (../share/star/stdlib), which the bundle lacks.
+export STAR_PATH=$PWD/stdlib
 OUT=${OUT:-/tmp/star-device-out}
 mkdir -p "$OUT"
 steps=${*:-unit oracles lang compare sanitize bench}

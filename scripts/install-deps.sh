@@ -12,6 +12,8 @@ packages=(
   libedit-dev                                         # REPL line editing
   nlohmann-json3-dev                                  # JSON of the language server (star lsp)
   python3-pexpect                                     # REPL pseudo-terminal test
+  libpng-dev                                          # SAVEPNG (libpng); the .deb depends on libpng16-16
+  python3-matplotlib                                  # bench/plot.py: the charts of bench/RESULTS.md
 )
 
 missing=()

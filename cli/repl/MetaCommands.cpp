@@ -3,6 +3,8 @@
 #include <cctype>
 #include <ostream>
 
+#include "frontend/sema/Builtins.h"
+
 namespace star::repl {
 namespace {
 
@@ -12,10 +14,12 @@ const char* kHelp =
     "its own prints its value. An input continues on the next line until it is complete; an\n"
     "empty line ends it early. Ctrl-C interrupts a running input; Ctrl-D leaves.\n"
     "\n"
-    "  :help               this text\n"
+    "  :help [NAME]        this text; a builtin's signature and description (:help STEP),\n"
+    "                      or a command's line (:help :load)\n"
     "  :load FILE          compile and run FILE (a program, a unit or REPL inputs) here\n"
     "  :dis [NAME]         bytecode of a procedure or function (of the last input without NAME)\n"
     "  :type EXPR          the type of an expression, without running it\n"
+    "  :show EXPR          draw a slice, word or table with block characters\n"
     "  :vars               the variables, constants, procedures and functions in scope\n"
     "  :backend cpu|cuda   move the session, with its values, to another backend\n"
     "  :engine host|device|auto  who interprets the next inputs (:engine alone shows it)\n"
@@ -34,6 +38,35 @@ std::string trim(const std::string& s) {
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+// :help NAME: a builtin's signature and one-line description (from Builtins.def), or the line
+// of kHelp that describes meta-command NAME (with or without its ':').
+void helpOn(ReplSession& session, const std::string& topic) {
+  std::string name = topic[0] == ':' ? topic.substr(1) : topic;
+  int b = findBuiltin(name);
+  if (b >= 0 && topic[0] != ':') {
+    const BuiltinInfo& info = builtinInfo(static_cast<Builtin>(b));
+    session.out() << info.signature << "\n  " << info.doc << "\n";
+    session.out().flush();
+    return;
+  }
+  std::string command = lower(name);
+  if (command == "h" || command == "?") command = "help";
+  if (command == "q" || command == "exit") command = "quit";
+  std::string help = kHelp;
+  std::string key = "\n  :" + command;
+  for (std::size_t at = help.find(key); at != std::string::npos; at = help.find(key, at + 1)) {
+    std::size_t after = at + key.size();
+    if (after < help.size() && help[after] != ' ' && help[after] != '\n') continue;
+    // The command's line and its continuation lines (indented further).
+    std::size_t end = help.find('\n', after);
+    while (end != std::string::npos && help.compare(end, 8, "\n       ") == 0) end = help.find('\n', end + 1);
+    session.out() << help.substr(at + 1, end - at - 1) << "\n";
+    session.out().flush();
+    return;
+  }
+  session.error("no builtin or command named '" + topic + "' (:help lists the commands)");
 }
 
 // "on"/"off" (or empty for a toggle).
@@ -55,9 +88,9 @@ bool onOff(ReplSession& session, const std::string& arg, bool current, bool* val
 }  // namespace
 
 const std::vector<std::string>& metaCommandNames() {
-  static const std::vector<std::string> names = {"backend", "dis",  "engine", "help", "load",
-                                                 "quit",    "reset", "stats", "time", "type",
-                                                 "vars"};
+  static const std::vector<std::string> names = {"backend", "dis",   "engine", "help",
+                                                 "load",    "quit",  "reset",  "show",
+                                                 "stats",   "time",  "type",   "vars"};
   return names;
 }
 
@@ -75,8 +108,12 @@ MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
 
   if (name == "quit" || name == "q" || name == "exit") return MetaResult::Quit;
   if (name == "help" || name == "h" || name == "?") {
-    session.out() << kHelp;
-    session.out().flush();
+    if (!arg.empty()) {
+      helpOn(session, arg);
+    } else {
+      session.out() << kHelp;
+      session.out().flush();
+    }
   } else if (name == "load") {
     if (arg.empty())
       session.error(":load needs a file name");
@@ -89,6 +126,11 @@ MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
       session.error(":type needs an expression");
     else
       session.showType(arg);
+  } else if (name == "show") {
+    if (arg.empty())
+      session.error(":show needs a slice, word or table expression");
+    else
+      session.showPicture(arg);
   } else if (name == "vars") {
     session.showVars();
   } else if (name == "backend") {

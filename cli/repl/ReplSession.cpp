@@ -10,6 +10,7 @@
 
 #include "cli/BackendChoice.h"
 #include "cli/RuntimeErrorText.h"
+#include "cli/repl/TerminalWidth.h"
 #include "cli/repl/ValuePrinter.h"
 #include "frontend/codegen/CodeGen.h"
 #include "frontend/driver/Compilation.h"
@@ -544,7 +545,7 @@ bool ReplSession::tryExpression(std::uint32_t file, SyntaxErrors* syntax) {
     if (sym && sym->kind == SymbolKind::Global && sym->slot < vm_->globals().size()) {
       flushDiagnostics();
       try {
-        printValue(vmOut_, *backend_, sym->type, vm_->globals()[sym->slot]);
+        present(sym->type, vm_->globals()[sym->slot]);
       } catch (const std::exception& ex) {
         error(ex.what());
       }
@@ -610,7 +611,7 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
     InterruptGuard guard;
     try {
       vm_->run(module_, entry);
-      if (valueOf) printValue(vmOut_, *backend_, valueType, vm_->globals()[valueOf->slot]);
+      if (valueOf) present(valueType, vm_->globals()[valueOf->slot]);
     } catch (const RuntimeError& e) {
       failed = true;
       finishInput();
@@ -718,6 +719,42 @@ void ReplSession::showType(const std::string& exprText) {
   else
     vmOut_ << typeText(t, parsed->value->shape) << "\n";
   finishInput();
+}
+
+void ReplSession::present(Type type, Interpreter::Value value) {
+  if (picture_)
+    drawValue(vmOut_, *backend_, type, value, terminalColumns());
+  else
+    printValue(vmOut_, *backend_, type, value);
+}
+
+void ReplSession::showPicture(const std::string& exprText) {
+  discardDiagnostics();
+  std::uint32_t file = addSource("<input>", exprText);
+  auto parsed = parseSource(sources_, file, ParseMode::ReplExpr, diags_);
+  if (!parsed) {
+    flushDiagnostics();
+    return;
+  }
+  Type t = checker_->checkExpression(parsed->value.get());
+  if (t == Type::Error) {
+    flushDiagnostics();
+    return;
+  }
+  discardDiagnostics();
+  if (!isVector(t)) {
+    error(":show draws a slice, a word or a table, not " +
+          (t == Type::Void ? std::string("a procedure call") : std::string(typeName(t))));
+    return;
+  }
+  // The expression runs as a bare expression does; its value is drawn instead of printed.
+  struct Picture {
+    bool& flag;
+    explicit Picture(bool& f) : flag(f) { flag = true; }
+    ~Picture() { flag = false; }
+  } picture(picture_);
+  SyntaxErrors unused;
+  tryExpression(file, &unused);
 }
 
 void ReplSession::showVars() {

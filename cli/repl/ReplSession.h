@@ -73,6 +73,8 @@ class ReplSession {
   void disassemble(const std::string& name);
   // :type EXPR
   void showType(const std::string& exprText);
+  // :show EXPR: a slice, word or table drawn with block characters (cli/repl/BitPicture.h).
+  void showPicture(const std::string& exprText);
   // :vars
   void showVars();
   // :backend cpu|cuda: moves every value to a fresh backend of that kind.
@@ -118,6 +120,8 @@ class ReplSession {
   void syncFiles();
   bool tryExpression(std::uint32_t file, SyntaxErrors* syntax);
   bool producesValue(const Expr& e) const;
+  // A bare expression's value: printed, or drawn for :show.
+  void present(Type type, Interpreter::Value value);
   Mark mark() const;
   void rollback(Mark& m, bool restoreValues);
   void saveValues(Mark& m, const std::vector<bool>& touched);
@@ -154,6 +158,7 @@ class ReplSession {
   std::int64_t lastEntry_ = -1;
   bool stats_ = false;
   bool timing_ = false;
+  bool picture_ = false;  // the expression being evaluated is :show's
 };
 
 }  // namespace star::repl

@@ -5,6 +5,9 @@
 #include <ostream>
 #include <vector>
 
+#include "cli/repl/BitPicture.h"
+#include "vm/io/BitBlocks.h"
+
 namespace star::repl {
 namespace {
 
@@ -92,6 +95,28 @@ void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Val
     printTable(out, backend, static_cast<Handle>(value.u));
   else
     out << scalarText(type, value) << "\n";
+}
+
+void drawValue(std::ostream& out, Backend& backend, Type type, Interpreter::Value value,
+               int width) {
+  Handle h = static_cast<Handle>(value.u);
+  if (type == Type::Table) {
+    TableData t;
+    t.rows = backend.rows(h);
+    t.cols = backend.cols(h);
+    backend.readTable(h, t.words);
+    out << drawBits(t, "table " + std::to_string(t.rows) + " x " + std::to_string(t.cols), width);
+    return;
+  }
+  std::uint64_t n = backend.length(h);
+  if (n == 0) {
+    out << "(empty " << typeName(type) << ")\n";
+    return;
+  }
+  std::vector<std::uint64_t> words;
+  backend.readBits(h, words);
+  TableData t = type == Type::Word ? wordAsTable(n, words) : sliceAsTable(n, words);
+  out << drawBits(t, std::string(typeName(type)) + ", " + plural(n, "bit"), width);
 }
 
 std::string valueSummary(Backend& backend, Type type, Interpreter::Value value) {

@@ -23,6 +23,10 @@ std::string scalarText(Type type, Interpreter::Value value);
 // A whole value, ending with a newline: `2`, `101 (word, 3 bits)`, a table's rows.
 void printValue(std::ostream& out, Backend& backend, Type type, Interpreter::Value value);
 
+// :show: a slice, word or table drawn with block characters for a terminal `width` columns
+// wide (cli/repl/BitPicture.h), under a title such as `table 3 x 5` or `word, 12 bits`.
+void drawValue(std::ostream& out, Backend& backend, Type type, Interpreter::Value value, int width);
+
 // One line for :vars: scalars in full, short slices and words as bits, otherwise the size.
 std::string valueSummary(Backend& backend, Type type, Interpreter::Value value);
 

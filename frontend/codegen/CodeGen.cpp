@@ -836,6 +836,17 @@ std::uint32_t CodeGen::irregularBuiltin(CallExpr& e, std::int64_t dst) {
       }
       return 0;
     }
+    case Builtin::SavePng: {
+      // One instruction per kind of value: a table, or a slice (a column) or word (a row).
+      std::uint32_t x = expr(arg(0)), path = expr(arg(1));
+      if (arg(0)->type == Type::Table)
+        emit(Op::TSAVEP, {x, path}, loc);
+      else
+        emit(Op::BSAVEP, {x, path, arg(0)->type == Type::Word ? 1u : 0u}, loc);
+      releaseTemp(x);
+      releaseTemp(path);
+      return 0;
+    }
     case Builtin::Write:
     case Builtin::Writeln:
       for (auto& a : e.args) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives `star repl` on a pseudo-terminal: banner, prompts, continuation prompts, tab
-completion, Ctrl-C (at the prompt and in a running loop), history recall (in a session and
-across sessions), Ctrl-D.
+completion, :show at the terminal's width, Ctrl-C (at the prompt and in a running loop), history
+recall (in a session and across sessions), Ctrl-D.
 
 usage: pty_test.py STAR [BACKEND [ENGINE]] exit status 0 pass, 1 fail, 77 skipped (no pexpect)
 """
@@ -76,6 +76,19 @@ def session_one(star, backend, home, history):
     c.expect_exact("pe")
     c.sendline(" counter")
     value(c, "integer")
+
+    # :show takes the terminal's width (200 columns here): a word of 150 ones fits unshaded,
+    # one of 300 is shrunk to two bits a character (full blocks: every bit is a 1).
+    c.sendline("var wide: word(150); wider: word(300);")
+    c.expect_exact(PROMPT)
+    c.sendline(":show not wide")
+    c.expect_exact("word, 150 bits\r\n")
+    c.expect_exact("1 \u2502" + "\u2580" * 150 + "\r\n")
+    c.expect_exact(PROMPT)
+    c.sendline(":show not wider")
+    c.expect_exact("word, 300 bits (1 character = 2 x 4 bits")
+    c.expect_exact("1 \u2502" + "\u2588" * 150 + "\r\n")
+    c.expect_exact(PROMPT)
 
     # An empty line ends an incomplete input early (and its error is reported).
     c.sendline("counter +")

@@ -479,6 +479,7 @@ class Core {
       case Op::WRITE: case Op::WRITELN: return stop(next, StopReason::Output);
       case Op::PSTR: case Op::STOI: case Op::STOF: return stop(next, StopReason::Text);
       case Op::TLOAD: case Op::TSAVE: case Op::TLOADG: case Op::TLOADE: case Op::TLOADN: case Op::TSAVEN:
+      case Op::TSAVEP: case Op::BSAVEP:
         return stop(next, StopReason::File);
       case Op::RAISE: return stop(next, StopReason::Error);
       case Op::PFOR:

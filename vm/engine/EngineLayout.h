@@ -25,7 +25,7 @@ enum class StopReason : std::uint32_t {
   None = 0,
   Output,   // WRITE, WRITELN
   Text,     // strings: PSTR, STOI, STOF; SEQ/SNE of a value that is no known string
-  File,     // LOAD, SAVE, LOADGRAPH, LOADEDGES, LOADNUM, SAVENUM
+  File,     // LOAD, SAVE, LOADGRAPH, LOADEDGES, LOADNUM, SAVENUM, SAVEPNG
   Native,   // a native procedure without a device entry
   Error,    // the instruction fails: the host reports the error, as it would have
   Storage,  // a value must grow, the handle pools or the engine's stack are exhausted

@@ -74,6 +74,7 @@ bool Interpreter::deviceRuns(Op op) {
   switch (op) {
     case Op::WRITE: case Op::WRITELN: case Op::PSTR: case Op::STOI: case Op::STOF:
     case Op::TLOAD: case Op::TSAVE: case Op::TLOADG: case Op::TLOADE: case Op::TLOADN: case Op::TSAVEN:
+    case Op::TSAVEP: case Op::BSAVEP:
     case Op::RAISE: case Op::HALT:
     case Op::FEXP: case Op::FLN: case Op::FSIN: case Op::FCOS: case Op::FATAN: case Op::FPOW:
       return false;

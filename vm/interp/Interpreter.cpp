@@ -14,8 +14,10 @@
 #include "vm/interp/FaultText.h"
 #include "vm/natives/NativeCall.h"
 #include "vm/interp/StringPool.h"
+#include "vm/io/BitBlocks.h"
 #include "vm/io/GraphFiles.h"
 #include "vm/io/NumericText.h"
+#include "vm/io/PngFile.h"
 #include "vm/io/TableText.h"
 
 namespace star {
@@ -893,6 +895,24 @@ void Interpreter::execute(const Module& m) {
                         str(layout.width) + " bits but the table has " + str(t.cols) + " columns");
           backend_.readTable(H(0), t.words);
           writeNumericFile(text(reg(a[1])), t, layout);
+          break;
+        }
+        case Op::TSAVEP: {
+          TableData t;
+          t.rows = backend_.rows(H(0));
+          t.cols = backend_.cols(H(0));
+          backend_.readTable(H(0), t.words);
+          writePngFile(text(reg(a[1])), t);
+          break;
+        }
+        case Op::BSAVEP: {
+          std::uint64_t n = backend_.length(H(0));
+          if (n == 0)
+            throw Fault(std::string("cannot draw an empty ") + (a[2] ? "word" : "slice") +
+                        " as a PNG picture");
+          std::vector<std::uint64_t> words;
+          backend_.readBits(H(0), words);
+          writePngFile(text(reg(a[1])), a[2] ? wordAsTable(n, words) : sliceAsTable(n, words));
           break;
         }
         // ---- parallel loops: the sequential code follows; a parallel run jumps past it

@@ -33,7 +33,7 @@ syn keyword starType         integer boolean string real slice word table
 syn keyword starBuiltin SET CLR FND STEP NUMB FRST SOME ZERO CONVERT LEN TRIM REP
 syn keyword starBuiltin EQ NOTEQ LESS LESSEQ GREAT GREATEQ ADD SUBT BIN VAL SVAL SBIN FVAL FBIN
 syn keyword starBuiltin SQRT EXP LN SIN COS ARCTAN ABS TRUNC ROUND POWER
-syn keyword starBuiltin COL ROW ROWS COLS LOAD SAVE LOADGRAPH LOADEDGES LOADNUM SAVENUM
+syn keyword starBuiltin COL ROW ROWS COLS LOAD SAVE LOADGRAPH LOADEDGES LOADNUM SAVENUM SAVEPNG
 syn keyword starBuiltin WRITE WRITELN PARAMCOUNT PARAMSTR STRTOINT STRTOREAL ERROR
 
 " ---------------------------------------------------------------- literals

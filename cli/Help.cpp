@@ -1,0 +1,190 @@
+#include "cli/Help.h"
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <string_view>
+#include <vector>
+
+namespace star {
+namespace {
+
+struct Option {
+  std::string_view name, text;
+};
+
+// Every option once; commands list the ones they take.
+constexpr Option kOptions[] = {
+    {"--backend=cpu|cuda|auto",
+     "where slice, word and table primitives run (default auto: CUDA when a GPU is present)"},
+    {"--engine=host|device|auto",
+     "who interprets the bytecode: the host, or the device engine that runs whole procedures on "
+     "the GPU (default auto)"},
+    {"--stats", "after the run, each opcode's count and time on stderr"},
+    {"--no-native", "run standard-library procedures as their Star bodies"},
+    {"--no-parallel-loops", "run every loop sequentially"},
+    {"--stdlib-path=DIR",
+     "also look for `uses` units in DIR (repeatable; $STAR_PATH adds directories too)"},
+    {"--max-memory=SIZE", "the memory a run may use (8G, 512M; default: 3/4 of the RAM)"},
+    {"-Wno-unused", "do not warn about unused variables"},
+    {"--dump-ast", "print the syntax tree"},
+    {"--explain-loops", "say for each loop whether it runs in parallel, and why not"},
+    {"-o OUT", "the module to write (default: FILE with .starc for .star)"},
+    {"--update",
+     "rewrite the expectations (NAME.expected, NAME.expected-err, TEST-OUTPUT, TEST-STATUS) from "
+     "what the programs do"},
+    {"--timeout=SECONDS", "stop each program after SECONDS (default 120; 0: no limit)"},
+    {"--stdio", "talk on standard input and output (the only transport; language clients add it)"},
+};
+
+struct CommandHelp {
+  std::string_view name, usage, text;
+  std::vector<std::string_view> options;  // names as in kOptions, up to the first '=' or ' '
+  std::string_view example;
+};
+
+const std::vector<CommandHelp>& commands() {
+  static const std::vector<CommandHelp> all = {
+      {"run",
+       "star run [OPTIONS] FILE [ARGS...]",
+       "Compile FILE (or load a .starc module) and execute it. ARGS become the program arguments\n"
+       "(ParamCount, ParamStr): every word after FILE is one, even if it starts with '-'. FILE "
+       "may\n"
+       "be '-' for standard input. Exit status: 0, 1 for compile errors, 2 for run-time errors.",
+       {"--backend", "--engine", "--stats", "--no-native", "--no-parallel-loops", "--stdlib-path",
+        "--max-memory", "-Wno-unused"},
+       "star run --backend=cpu examples/warshall.star examples/graphs/two_cycles8.txt"},
+      {"check",
+       "star check [OPTIONS] FILE",
+       "Parse and check FILE without running it; messages are FILE:LINE:COL: error: MESSAGE.",
+       {"--dump-ast", "--explain-loops", "--stdlib-path", "-Wno-unused"},
+       "star check --explain-loops examples/warshall.star"},
+      {"dis",
+       "star dis [OPTIONS] FILE",
+       "Print the bytecode of a .star or .starc file, with the source lines interleaved.",
+       {"--stdlib-path", "-Wno-unused"},
+       "star dis examples/warshall.star | less"},
+      {"compile",
+       "star compile [OPTIONS] FILE [-o OUT]",
+       "Write the bytecode module of FILE, which `star run` and `star dis` read.",
+       {"-o", "--stdlib-path", "-Wno-unused"},
+       "star compile prog.star -o prog.starc && star run prog.starc a b"},
+      {"repl",
+       "star repl [OPTIONS]",
+       "The interactive session: declarations, statements and expressions run as they are typed.\n"
+       "`star` alone starts it on a terminal. Inside, :help lists the meta-commands and\n"
+       ":help NAME explains a builtin.",
+       {"--backend", "--engine", "--stats", "--no-native", "--no-parallel-loops", "--stdlib-path",
+        "--max-memory"},
+       "star repl --backend=cpu < inputs.txt > results.txt"},
+      {"test",
+       "star test [OPTIONS] [PATHS...]",
+       "Run every .star file under PATHS (files, or directories searched recursively; default .)\n"
+       "that has expectations: NAME.expected (its stdout) or NAME.expected-err (its stderr) "
+       "beside\n"
+       "it, or TEST-ARGS:, TEST-STATUS:, TEST-ERROR: and TEST-OUTPUT: lines in its first "
+       "comments.\n"
+       "Each runs in its own directory. A failure shows a unified diff; the last line is\n"
+       "`N passed, N failed`, and the exit status is 1 when any failed.",
+       {"--backend", "--engine", "--no-native", "--no-parallel-loops", "--stdlib-path",
+        "--max-memory", "--update", "--timeout"},
+       "star test --backend=cpu examples/"},
+      {"lsp",
+       "star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused]",
+       "A language server (Language Server Protocol) on standard input and output, for editors:\n"
+       "diagnostics, hover, definitions, references, completion, symbols, semantic tokens.\n"
+       "An editor starts it; docs/CLI.md shows how for VS Code, Neovim and Emacs.",
+       {"--stdio", "--stdlib-path", "-Wno-unused"},
+       "star lsp --stdlib-path=$HOME/star-units"},
+      {"opcodes",
+       "star opcodes",
+       "Print the instruction set as the Markdown table of docs/BYTECODE.md.",
+       {},
+       "star opcodes > opcodes.md"},
+      {"version",
+       "star --version",
+       "Print the version, the backends built in, and where the standard library was found.\n"
+       "`star version` does the same.",
+       {},
+       "star --version"},
+      {"help",
+       "star help [COMMAND]",
+       "Print the usage, or COMMAND's options and an example (also: star COMMAND --help).",
+       {},
+       "star help test"},
+  };
+  return all;
+}
+
+// Option texts start in this column and wrap before kWidth.
+constexpr std::size_t kTextColumn = 30, kWidth = 100;
+
+std::string wrapped(std::string_view text) {
+  std::string out;
+  std::size_t column = kTextColumn;
+  while (!text.empty()) {
+    std::size_t space = text.find(' ');
+    std::string_view word = text.substr(0, space);
+    if (column > kTextColumn && column + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(kTextColumn, ' ');
+      column = kTextColumn;
+    } else if (column > kTextColumn) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    text = space == std::string_view::npos ? std::string_view{} : text.substr(space + 1);
+  }
+  return out;
+}
+
+std::string_view optionKey(std::string_view name) {
+  return name.substr(0, name.find_first_of("= "));
+}
+
+}  // namespace
+
+std::string commandHelpText(const std::string& command) {
+  const std::string name = command == "--version" ? std::string("version") : command;
+  for (const CommandHelp& c : commands()) {
+    if (c.name != name) continue;
+    std::string out = "usage: " + std::string(c.usage) + "\n\n" + std::string(c.text) + "\n";
+    if (!c.options.empty()) {
+      out += "\noptions:\n";
+      for (std::string_view want : c.options)
+        for (const Option& o : kOptions)
+          if (optionKey(o.name) == want) {
+            std::string line = "  " + std::string(o.name);
+            line += line.size() < kTextColumn ? std::string(kTextColumn - line.size(), ' ')
+                                              : "\n" + std::string(kTextColumn, ' ');
+            out += line + wrapped(o.text) + "\n";
+          }
+    }
+    out += "\nexample:\n  " + std::string(c.example) + "\n";
+    return out;
+  }
+  return "";
+}
+
+int printCommandHelp(const std::string& command) {
+  std::string text = commandHelpText(command);
+  if (text.empty()) {
+    std::cerr << "star: error: unknown command '" << command
+              << "' (star --help lists the commands)\n";
+    return 1;
+  }
+  std::cout << text;
+  return 0;
+}
+
+bool parseSeconds(const std::string& text, double* seconds) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
+    return false;
+  *seconds = v;
+  return true;
+}
+
+}  // namespace star
