@@ -161,6 +161,21 @@ def warshall(tables, out):
     save(fig, ax, out, "warshall_c.png")
 
 
+def warshall_engines(tables, out):
+    t = find(tables, "WARSHALL_C as written (`bench/warshall_c.star`", "n")
+    fig, ax = chart("WARSHALL_C as written: parallel loops and the engines (H100)", "vertices n",
+                    "time (s)", t.heading)
+    n = t.values("n")
+    col = lambda name: [seconds(r[t.column(name)]) for r in t.rows]
+    line(ax, n, col("CUDA, host engine"), "Star, CUDA host engine (fused loop kernel)", star=True)
+    line(ax, n, col("CUDA, device engine"), "Star, CUDA device engine", star=True)
+    line(ax, n, col("CPU backend, parallel loops on"), "Star, CPU, parallel loops", star=True)
+    line(ax, n, col("CPU backend, parallel loops off"), "Star, CPU, sequential loops", star=True)
+    line(ax, n, col("papers' kernel per k"), "papers' kernel per k, same GPU")
+    line(ax, n, col("C++ bitset"), "C++ bitset Warshall, CPU")
+    save(fig, ax, out, "warshall_engines.png")
+
+
 def sort(tables, out):
     t = find(tables, "SORT (issue #7)", "rows")
     fig, ax = chart("SORT of table rows (CUDA, H200) against CUB radix sort", "rows", "time (s)", t.heading)
@@ -252,7 +267,7 @@ def main():
     tables = read_tables(args.results)
     os.makedirs(args.out, exist_ok=True)
     plt.rcParams["svg.hashsalt"] = "star"
-    for draw in (closure, warshall, sort, segsort, nbody, primitives):
+    for draw in (closure, warshall, warshall_engines, sort, segsort, nbody, primitives):
         draw(tables, args.out)
 
 
