@@ -358,6 +358,7 @@ class CpuBackend final : public Backend,
     const Value& s = tab(t);
     Value& d = vec(dst);
     shapeBits(d, s.cols);
+    if (s.cols == 0) return;  // a table of no columns has no words to point into
     const std::uint64_t wpc = wordsForBits(s.length);
     const unsigned shift = i % 64;
     const Word* col = s.words.data() + i / 64;  // word i / 64 of column j is col[j * wpc]
@@ -371,6 +372,7 @@ class CpuBackend final : public Backend,
 
   void setRow(Handle t, std::uint64_t i, Handle src) override {
     Value& s = tab(t);
+    if (s.cols == 0) return;  // a table of no columns has no words to point into
     const Word* in = vec(src).words.data();
     const std::uint64_t wpc = wordsForBits(s.length);
     const Word m = Word{1} << (i % 64);

@@ -282,7 +282,7 @@ class Chunk {
       case Op::BCOPY: {
         Bits src = b(a[1], p);
         Bits d = written(a[0], p);
-        std::memmove(d.w, src.w, d.words() * sizeof(Word));
+        if (d.words()) std::memmove(d.w, src.w, d.words() * sizeof(Word));  // empty: maybe no storage
         break;
       }
       case Op::BFILL: {
