@@ -2,8 +2,9 @@
 # Builds and runs the whole test suite:
 #   1. the normal build (with the CUDA backend compiled when nvcc is present): unit tests,
 #      golden language tests, GPU tests (skipped without a GPU);
-#   2. an ASan + UBSan build (clang-14) of the unit and golden tests (without the long runs on the
-#      emulated device engine, label `engine`, which pass 1 runs);
+#   2. an ASan + UBSan build (clang-14) of the unit and golden tests (without the runs too long
+#      under the sanitizers, label `long`: the emulated device engine's oracle runs and the language
+#      server's robustness run; pass 1 runs them);
 #   3. the three libFuzzer targets (front end, module loader + verifier + interpreter, data-file
 #      readers), 60 s each on their seed corpora.
 set -euo pipefail
@@ -25,7 +26,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 \
   -DSTAR_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest -j"$jobs" --output-on-failure -LE "fuzz|perf|engine") | tee "$logs/ctest-asan.txt"
+  ctest -j"$jobs" --output-on-failure -LE "fuzz|perf|long") | tee "$logs/ctest-asan.txt"
 
 echo "=== 3/3 fuzzing for ${fuzz_seconds}s per target (front end, module loader + VM, data readers)"
 for target in frontend:corpus module:corpus-module data:corpus-data; do
