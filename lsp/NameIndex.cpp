@@ -4,13 +4,14 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "frontend/ast/AstWalk.h"
 #include "frontend/sema/Checker.h"
 
 namespace star::lsp {
 namespace {
 
 // Walks declarations, statements and expressions, recording each resolved name.
-class NameCollector {
+class NameCollector : public AstWalk {
  public:
   NameCollector(std::vector<NameOccurrence>& out,
                 const std::vector<std::unique_ptr<Program>>& units)
@@ -93,98 +94,24 @@ class NameCollector {
     if (r.body) stmt(r.body.get());
   }
 
-  void stmt(const Stmt* s) {
-    if (!s) return;
-    switch (s->kind) {
-      case StmtKind::Assign: {
-        auto* a = static_cast<const AssignStmt*>(s);
-        expr(a->target.get());
-        expr(a->value.get());
-        break;
-      }
-      case StmtKind::Call:
-        expr(static_cast<const CallStmt*>(s)->call.get());
-        break;
-      case StmtKind::If: {
-        auto* i = static_cast<const IfStmt*>(s);
-        expr(i->cond.get());
-        stmt(i->thenS.get());
-        stmt(i->elseS.get());
-        break;
-      }
-      case StmtKind::While: {
-        auto* w = static_cast<const WhileStmt*>(s);
-        expr(w->cond.get());
-        stmt(w->body.get());
-        break;
-      }
-      case StmtKind::For: {
-        auto* f = static_cast<const ForStmt*>(s);
-        addSymbol(f->varLoc, f->var, f->symbol, false);
-        expr(f->from.get());
-        expr(f->to.get());
-        stmt(f->body.get());
-        break;
-      }
-      case StmtKind::Forall: {
-        auto* f = static_cast<const ForallStmt*>(s);
-        addSymbol(f->varLoc, f->var, f->symbol, false);
-        expr(f->set.get());
-        stmt(f->body.get());
-        break;
-      }
-      case StmtKind::Repeat: {
-        auto* r = static_cast<const RepeatStmt*>(s);
-        for (auto& b : r->body) stmt(b.get());
-        expr(r->cond.get());
-        break;
-      }
-      case StmtKind::Block:
-        for (auto& b : static_cast<const BlockStmt*>(s)->body) stmt(b.get());
-        break;
-      case StmtKind::Break:
-      case StmtKind::Continue:
-      case StmtKind::Exit:
-        break;
-    }
+  void loopVariable(SourceLoc loc, const std::string& name, const Symbol* s) override {
+    addSymbol(loc, name, s, false);
   }
-
-  void expr(const Expr* e) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Name: {
-        auto* n = static_cast<const NameExpr*>(e);
-        if (n->symbol)
-          addSymbol(n->loc, n->name, n->symbol, false);
-        else if (n->routine)
-          add(n->loc, n->name, routineTarget(n->routine), false);
-        else if (n->builtin >= 0)
-          add(n->loc, n->name, builtinTarget(n->builtin), false);
-        break;
-      }
-      case ExprKind::Call: {
-        auto* c = static_cast<const CallExpr*>(e);
-        if (c->target == CallTarget::Builtin && c->builtin >= 0)
-          add(c->loc, c->name, builtinTarget(c->builtin), false);
-        else if (c->target == CallTarget::Routine && c->routine)
-          add(c->loc, c->name, routineTarget(c->routine), false);
-        else if (c->target == CallTarget::Component)
-          addSymbol(c->loc, c->name, c->symbol, false);
-        for (auto& a : c->args) expr(a.get());
-        break;
-      }
-      case ExprKind::Unary:
-        expr(static_cast<const UnaryExpr*>(e)->operand.get());
-        break;
-      case ExprKind::Binary: {
-        auto* b = static_cast<const BinaryExpr*>(e);
-        expr(b->lhs.get());
-        expr(b->rhs.get());
-        break;
-      }
-      default:
-        break;  // literals
-    }
+  void name(const NameExpr& n) override {
+    if (n.symbol)
+      addSymbol(n.loc, n.name, n.symbol, false);
+    else if (n.routine)
+      add(n.loc, n.name, routineTarget(n.routine), false);
+    else if (n.builtin >= 0)
+      add(n.loc, n.name, builtinTarget(n.builtin), false);
+  }
+  void call(const CallExpr& c) override {
+    if (c.target == CallTarget::Builtin && c.builtin >= 0)
+      add(c.loc, c.name, builtinTarget(c.builtin), false);
+    else if (c.target == CallTarget::Routine && c.routine)
+      add(c.loc, c.name, routineTarget(c.routine), false);
+    else if (c.target == CallTarget::Component)
+      addSymbol(c.loc, c.name, c.symbol, false);
   }
 
   std::vector<NameOccurrence>& out_;

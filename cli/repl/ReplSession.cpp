@@ -12,6 +12,7 @@
 #include "cli/RuntimeErrorText.h"
 #include "cli/repl/TerminalWidth.h"
 #include "cli/repl/ValuePrinter.h"
+#include "frontend/ast/AstWalk.h"
 #include "frontend/codegen/CodeGen.h"
 #include "frontend/driver/Compilation.h"
 #include "frontend/parse/Parser.h"
@@ -53,7 +54,7 @@ class InterruptGuard {
 // The global variables an input may read or change: those it names, directly or in the bodies
 // of the routines it calls (transitively). Only their slices, words and tables are copied before
 // the input runs, so that a large table the input does not touch costs nothing.
-class GlobalUses {
+class GlobalUses : public AstWalk {
  public:
   explicit GlobalUses(std::size_t globals) : touched_(globals, false) {}
   const std::vector<bool>& touched() const { return touched_; }
@@ -79,90 +80,14 @@ class GlobalUses {
       expr(spec->size2.get());
     }
   }
-  void stmts(const std::vector<StmtPtr>& list) {
-    for (auto& s : list) stmt(s.get());
+  void loopVariable(SourceLoc, const std::string&, const Symbol* s) override { mark(s); }
+  void name(const NameExpr& n) override {
+    mark(n.symbol);
+    routine(n.routine);
   }
-  void stmt(const Stmt* s) {
-    if (!s) return;
-    switch (s->kind) {
-      case StmtKind::Assign: {
-        auto* a = static_cast<const AssignStmt*>(s);
-        expr(a->target.get());
-        expr(a->value.get());
-        break;
-      }
-      case StmtKind::Call:
-        expr(static_cast<const CallStmt*>(s)->call.get());
-        break;
-      case StmtKind::If: {
-        auto* i = static_cast<const IfStmt*>(s);
-        expr(i->cond.get());
-        stmt(i->thenS.get());
-        stmt(i->elseS.get());
-        break;
-      }
-      case StmtKind::While: {
-        auto* w = static_cast<const WhileStmt*>(s);
-        expr(w->cond.get());
-        stmt(w->body.get());
-        break;
-      }
-      case StmtKind::For: {
-        auto* f = static_cast<const ForStmt*>(s);
-        mark(f->symbol);
-        expr(f->from.get());
-        expr(f->to.get());
-        stmt(f->body.get());
-        break;
-      }
-      case StmtKind::Forall: {
-        auto* f = static_cast<const ForallStmt*>(s);
-        mark(f->symbol);
-        expr(f->set.get());
-        stmt(f->body.get());
-        break;
-      }
-      case StmtKind::Repeat: {
-        auto* r = static_cast<const RepeatStmt*>(s);
-        stmts(r->body);
-        expr(r->cond.get());
-        break;
-      }
-      case StmtKind::Block:
-        stmts(static_cast<const BlockStmt*>(s)->body);
-        break;
-      default:
-        break;
-    }
-  }
-  void expr(const Expr* e) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Name: {
-        auto* n = static_cast<const NameExpr*>(e);
-        mark(n->symbol);
-        routine(n->routine);
-        break;
-      }
-      case ExprKind::Call: {
-        auto* c = static_cast<const CallExpr*>(e);
-        mark(c->symbol);
-        routine(c->routine);
-        for (auto& a : c->args) expr(a.get());
-        break;
-      }
-      case ExprKind::Unary:
-        expr(static_cast<const UnaryExpr*>(e)->operand.get());
-        break;
-      case ExprKind::Binary: {
-        auto* b = static_cast<const BinaryExpr*>(e);
-        expr(b->lhs.get());
-        expr(b->rhs.get());
-        break;
-      }
-      default:
-        break;
-    }
+  void call(const CallExpr& c) override {
+    mark(c.symbol);
+    routine(c.routine);
   }
 
   std::vector<bool> touched_;
