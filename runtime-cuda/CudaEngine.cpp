@@ -40,18 +40,6 @@ CudaEngine::~CudaEngine() {
   }
 }
 
-std::uint64_t* CudaEngine::deviceBuffer(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words) {
-  words = std::max<std::uint64_t>(words, 1);
-  if (words > capacity) {
-    ctx_.release(buffer);
-    buffer = nullptr;
-    capacity = 0;
-    buffer = ctx_.allocate(words);
-    capacity = words;
-  }
-  return buffer;
-}
-
 void CudaEngine::hostBuffer(std::uint64_t words) {
   if (words <= pinnedWords_) return;
   ctx_.synchronize();  // no launch may still write the old buffer
@@ -78,7 +66,7 @@ void CudaEngine::load(const EngineProgramImage& image) {
   const std::uint64_t constBits = appendWords(words, image.constBits);
   const std::uint64_t constLength = appendWords(words, image.constLength);
   const std::uint64_t constWords = appendWords(words, image.constWords);
-  std::uint64_t* base = deviceBuffer(programWords_, programCapacity_, words.size());
+  std::uint64_t* base = ctx_.grow(programWords_, programCapacity_, words.size());
   check(cudaMemcpyAsync(base, words.data(), words.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
                         ctx_.stream()),
         "device engine program");
@@ -112,7 +100,7 @@ void CudaEngine::run(EngineRun& r) {
   flags[0] = 0;
 
   // The used parts of the region, to the device.
-  std::uint64_t* staging = deviceBuffer(staging_, stagingCapacity_, l.total);
+  std::uint64_t* staging = ctx_.grow(staging_, stagingCapacity_, l.total);
   auto send = [&](std::uint64_t offset, std::uint64_t words) {
     if (words)
       check(cudaMemcpyAsync(staging + offset, pinned_ + offset, words * sizeof(std::uint64_t),
@@ -139,9 +127,9 @@ void CudaEngine::run(EngineRun& r) {
   p.program = program_;
   p.layout = l;
   p.staging = staging;
-  p.regions = deviceBuffer(regions_, regionsCapacity_, l.total * blocks);
+  p.regions = ctx_.grow(regions_, regionsCapacity_, l.total * blocks);
   p.out = pinnedOnDevice_;
-  p.partials = deviceBuffer(partials_, partialsCapacity_, 2 * std::uint64_t{blocks});
+  p.partials = ctx_.grow(partials_, partialsCapacity_, 2 * std::uint64_t{blocks});
   p.host = pinnedOnDevice_ + l.total;
   p.ticket = ctx_.nextTicket();
   if (grid) launchEngineGrid(ctx_.stream(), p, blocks, threads);

@@ -27,7 +27,6 @@ class CudaEngine final : public DeviceEngine {
   std::uint64_t launches() const override { return launches_; }
 
  private:
-  std::uint64_t* deviceBuffer(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words);
   void hostBuffer(std::uint64_t words);
 
   DeviceContext& ctx_;

@@ -53,17 +53,6 @@ CudaParallel::~CudaParallel() {
   if (state_ != nullptr) cudaFree(state_);
 }
 
-std::uint64_t* CudaParallel::grow(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words) {
-  if (words > capacity) {
-    ctx_.release(buffer);
-    buffer = nullptr;
-    capacity = 0;
-    buffer = ctx_.allocate(words);
-    capacity = words;
-  }
-  return buffer;
-}
-
 bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
   if (plan.first != 0 || plan.ops.size() > kMaxDeviceOps || plan.scalarSlots > kMaxDeviceSlots ||
       plan.bitsSlotLength.size() > kMaxDeviceSlots || plan.liveOut.size() > 2 * kMaxDeviceSlots)
@@ -89,7 +78,7 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
     staging_.insert(staging_.end(), words.begin(), words.end());
   }
   if (!staging_.empty()) {
-    grow(constants_, constants_capacity_, staging_.size());
+    ctx_.grow(constants_, constants_capacity_, staging_.size());
     check(cudaMemcpyAsync(constants_, staging_.data(), staging_.size() * sizeof(std::uint64_t),
                           cudaMemcpyHostToDevice, ctx_.stream()),
           "parallel loop constants");
@@ -204,7 +193,7 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
   const unsigned warps = static_cast<unsigned>(
       std::min({candidates, maxWarps, kMaxScratchWords / warpWords}));
   dp.warpWords = warpWords;
-  dp.scratch = grow(scratch_, scratch_capacity_, warps * warpWords);
+  dp.scratch = ctx_.grow(scratch_, scratch_capacity_, warps * warpWords);
   dp.selector = selector.data;
   dp.from = plan.from;
   dp.to = plan.to;

@@ -31,7 +31,6 @@ class CudaParallel {
   bool run(const ParallelPlan& plan, ParallelOutcome& outcome);
 
  private:
-  std::uint64_t* grow(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words);
 
   DeviceContext& ctx_;
   HandleTable<DeviceValue>& values_;

@@ -1,5 +1,6 @@
 #include "runtime-cuda/DeviceContext.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -126,6 +127,18 @@ std::uint64_t* DeviceContext::allocate(std::uint64_t words) {
   void* p = nullptr;
   checkAlloc(cudaMallocFromPoolAsync(&p, bytes, pool_, launch_.stream), bytes);
   return static_cast<std::uint64_t*>(p);
+}
+
+std::uint64_t* DeviceContext::grow(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words) {
+  words = std::max<std::uint64_t>(words, 1);
+  if (words > capacity) {
+    release(buffer);
+    buffer = nullptr;
+    capacity = 0;
+    buffer = allocate(words);
+    capacity = words;
+  }
+  return buffer;
 }
 
 void DeviceContext::release(std::uint64_t* p) noexcept {

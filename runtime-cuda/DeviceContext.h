@@ -32,6 +32,9 @@ class DeviceContext {
   // the work queued before it. words > 0.
   std::uint64_t* allocate(std::uint64_t words);
   void release(std::uint64_t* p) noexcept;
+  // A scratch buffer kept between calls: reallocated only when it must hold more than `capacity`
+  // words (at least 1). Returns the buffer.
+  std::uint64_t* grow(std::uint64_t*& buffer, std::uint64_t& capacity, std::uint64_t words);
 
   // This context's reduction accumulators (never shared between backends).
   ReduceState* state() const { return state_; }
