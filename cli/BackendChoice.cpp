@@ -7,6 +7,15 @@
 #endif
 
 namespace star {
+namespace {
+
+bool knownBackend(const std::string& requested, std::string* error) {
+  if (requested == "auto" || requested == "cuda" || requested == "cpu") return true;
+  *error = "unknown backend '" + requested + "' (expected cpu, cuda or auto)";
+  return false;
+}
+
+}  // namespace
 
 bool cudaBackendBuilt() {
 #ifdef STAR_HAVE_CUDA
@@ -22,12 +31,17 @@ std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string
   return backend;
 }
 
+std::unique_ptr<Backend> chooseBackendFor(const std::string& requested, bool needed,
+                                          std::string* error) {
+  if (needed) return chooseBackend(requested, error);
+  if (!knownBackend(requested, error)) return nullptr;
+  chooseMemoryLimit(0);
+  return makeCpuBackend();
+}
+
 std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error) {
   if (requested == "cpu") return makeCpuBackend();
-  if (requested != "auto" && requested != "cuda") {
-    *error = "unknown backend '" + requested + "' (expected cpu, cuda or auto)";
-    return nullptr;
-  }
+  if (!knownBackend(requested, error)) return nullptr;
 #ifdef STAR_HAVE_CUDA
   std::string why;
   if (cudaBackendAvailable(&why)) {

@@ -12,6 +12,11 @@ namespace star {
 // requested: "auto", "cpu" or "cuda". Returns null and sets *error when it cannot be honoured.
 // Also sets the memory limit for the backend's device (core/MemoryLimit.h).
 std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error);
+// For a program that cannot use a backend (vm/bytecode/BackendUse.h) and does not ask for the
+// device engine: the CPU backend, which starts nothing, in place of `requested` (still checked
+// for a valid name), so that no GPU is started for it. Otherwise chooseBackend.
+std::unique_ptr<Backend> chooseBackendFor(const std::string& requested, bool needed,
+                                          std::string* error);
 // The same without touching the memory limit.
 std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error);
 bool cudaBackendBuilt();

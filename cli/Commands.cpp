@@ -12,11 +12,13 @@
 #include <sstream>
 
 #include "cli/BackendChoice.h"
+#include "cli/PhaseTimes.h"
 #include "cli/RuntimeErrorText.h"
 #include "frontend/driver/StdlibLocation.h"
 #include "core/FileText.h"
 #include "core/Printable.h"
 #include "frontend/driver/Compilation.h"
+#include "vm/bytecode/BackendUse.h"
 #include "vm/bytecode/Disassembler.h"
 #include "vm/bytecode/ModuleFile.h"
 #include "vm/interp/Interpreter.h"
@@ -172,11 +174,17 @@ void onInterrupt(int) {
 }  // namespace
 
 int commandRun(const CommandLine& cl) {
+  PhaseTimes times(cl.timeReport);
   LoadedProgram p;
   loadProgram(cl, p);
+  times.mark("compile (read, parse, check, generate; or load and verify a module)");
   if (!p.ok) return 1;
   std::string error;
-  auto backend = chooseBackend(cl.backend, &error);
+  // A program that cannot use a backend starts no GPU (vm/bytecode/BackendUse.h).
+  const bool needed = usesBackend(p.module) || cl.engine == "device";
+  auto backend = chooseBackendFor(cl.backend, needed, &error);
+  times.mark(needed ? "backend start (" + (backend ? backend->name() : std::string("failed")) + ")"
+                    : "backend start (none needed: the program has no slice, word or table)");
   if (!backend) {
     std::cerr << "star: error: " << error << "\n";
     return 1;
@@ -206,7 +214,11 @@ int commandRun(const CommandLine& cl) {
                 << " iterations), " << ps.sequential << " sequentially\n";
       if (vm.deviceEngineOn()) vm.engineStats().print(std::cerr);
     }
+    times.mark("run");
   }
+  backend.reset();
+  times.mark("release (values, backend)");
+  times.print(std::cerr);
   return status;
 }
 

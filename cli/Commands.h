@@ -17,6 +17,7 @@ struct CommandLine {
   std::vector<std::string> modulePath;
   std::vector<std::string> programArgs;
   bool stats = false;
+  bool timeReport = false;         // run --time-report
   bool dumpAst = false;
   bool warnUnused = true;
   bool noNative = false;
@@ -36,6 +37,8 @@ int commandDis(const CommandLine& cl);
 int commandCompile(const CommandLine& cl);
 int commandRepl(const CommandLine& cl);
 int commandVersion();
+// star run-server: programs from stdin, each run as `star run` would, in this process (cli/RunServer.cpp).
+int commandRunServer();
 // star test [PATHS]: the programs with expectations, run and compared (cli/test/).
 int commandTest(const CommandLine& cl);
 // The instruction set as the Markdown table of docs/BYTECODE.md (generated from Opcodes.def).

@@ -21,6 +21,8 @@ constexpr Option kOptions[] = {
      "who interprets the bytecode: the host, or the device engine that runs whole procedures on "
      "the GPU (default auto)"},
     {"--stats", "after the run, each opcode's count and time on stderr"},
+    {"--time-report",
+     "after the run, the wall time of each phase (compile, backend start, run, release) on stderr"},
     {"--no-native", "run standard-library procedures as their Star bodies"},
     {"--no-parallel-loops", "run every loop sequentially"},
     {"--stdlib-path=DIR",
@@ -51,8 +53,8 @@ const std::vector<CommandHelp>& commands() {
        "(ParamCount, ParamStr): every word after FILE is one, even if it starts with '-'. FILE "
        "may\n"
        "be '-' for standard input. Exit status: 0, 1 for compile errors, 2 for run-time errors.",
-       {"--backend", "--engine", "--stats", "--no-native", "--no-parallel-loops", "--stdlib-path",
-        "--max-memory", "-Wno-unused"},
+       {"--backend", "--engine", "--stats", "--time-report", "--no-native", "--no-parallel-loops",
+        "--stdlib-path", "--max-memory", "-Wno-unused"},
        "star run --backend=cpu examples/warshall.star examples/graphs/two_cycles8.txt"},
       {"check",
        "star check [OPTIONS] FILE",
@@ -89,6 +91,15 @@ const std::vector<CommandHelp>& commands() {
        {"--backend", "--engine", "--no-native", "--no-parallel-loops", "--stdlib-path",
         "--max-memory", "--update", "--timeout"},
        "star test --backend=cpu examples/"},
+      {"run-server",
+       "star run-server",
+       "For test drivers: read requests from stdin, one JSON object per line,\n"
+       "{\"dir\": D, \"out\": FILE, \"err\": FILE, \"args\": [WORDS]}, run each program in "
+       "this process\n"
+       "as `star run WORDS` would in D (its outputs into the files), and answer each with\n"
+       "{\"status\": N}. Saves the start of a process (on a GPU, CUDA's) per program.",
+       {},
+       "echo '{\"dir\": \"/tmp\", \"out\": \"/tmp/o\", \"err\": \"/tmp/e\", \"args\": [\"p.star\"]}' | star run-server"},
       {"lsp",
        "star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused]",
        "A language server (Language Server Protocol) on standard input and output, for editors:\n"

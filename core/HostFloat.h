@@ -5,6 +5,12 @@
 // result is the first operand if it is a NaN, else the second if it is, else the negative default
 // NaN; always quiet. Every place that computes real arithmetic (the host interpreter, the device
 // engine, both parallel-loop executors) passes its result through starNaN.
+//
+// The same holds for FVAL and FBIN of 32 bits, which widen a float to a double and narrow it back:
+// x86 keeps a NaN's sign and payload (quieting it), a GPU's conversion returns its canonical NaN.
+// floatBitsToReal and realToFloatBits do what x86 does, by bits, on both. Negation and ABS are
+// sign-bit operations in IEEE-754, but a GPU's neg.f64 and abs.f64 leave the NaN they return
+// unspecified: starNeg and starAbs change the sign bit alone, everywhere.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +30,52 @@ STAR_HD double starNaN(double r, double a, double b) {
   bits |= kQuiet;
   std::memcpy(&r, &bits, sizeof r);
   return r;
+}
+
+STAR_HD double starNeg(double x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits ^= std::uint64_t{1} << 63;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+STAR_HD double starAbs(double x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits &= ~(std::uint64_t{1} << 63);
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// The 32-bit IEEE pattern `bits` as a double: exact for every number; a NaN keeps its sign and
+// payload (shifted to the top of the wider fraction) and is made quiet.
+STAR_HD double floatBitsToReal(std::uint32_t bits) {
+  if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0) {
+    const std::uint64_t wide = (std::uint64_t{bits >> 31} << 63) | (std::uint64_t{0x7FF} << 52) |
+                               (std::uint64_t{bits & 0x007FFFFFu} << 29) | (std::uint64_t{1} << 51);
+    double r;
+    std::memcpy(&r, &wide, sizeof r);
+    return r;
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return static_cast<double>(f);
+}
+
+// `x` rounded to float (to nearest, even; overflowing to an infinity) as its 32-bit pattern; a
+// NaN keeps its sign and the top of its payload and is made quiet.
+STAR_HD std::uint32_t realToFloatBits(double x) {
+  if (x != x) {
+    std::uint64_t wide;
+    std::memcpy(&wide, &x, sizeof wide);
+    return static_cast<std::uint32_t>((wide >> 63) << 31) | 0x7F800000u |
+           static_cast<std::uint32_t>((wide >> 29) & 0x007FFFFFu) | 0x00400000u;
+  }
+  const float f = static_cast<float>(x);
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits;
 }
 
 }  // namespace star

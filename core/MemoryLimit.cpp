@@ -40,6 +40,11 @@ void setUserMemoryLimit(std::uint64_t bytes) {
   setMemoryLimit(bytes);
 }
 
+void resetMemoryLimit() {
+  gUserLimit = false;
+  setMemoryLimit(0);
+}
+
 void chooseMemoryLimit(std::uint64_t deviceBytes) {
   if (gUserLimit) return;
   std::uint64_t limit = defaultMemoryLimit();

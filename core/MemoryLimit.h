@@ -21,6 +21,8 @@ void setMemoryLimit(std::uint64_t bytes);
 // default and nine tenths of the device, unless the user chose one (--max-memory).
 void chooseMemoryLimit(std::uint64_t deviceBytes);
 void setUserMemoryLimit(std::uint64_t bytes);
+// Back to the state of a fresh process: no limit chosen, the default on first use.
+void resetMemoryLimit();
 // Three quarters of the physical memory of this machine.
 std::uint64_t defaultMemoryLimit();
 

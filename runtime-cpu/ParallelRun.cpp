@@ -234,7 +234,7 @@ class Chunk {
       case Op::FSUB: setF(a[0], p, starNaN(f(a[1], p) - f(a[2], p), f(a[1], p), f(a[2], p))); break;
       case Op::FMUL: setF(a[0], p, starNaN(f(a[1], p) * f(a[2], p), f(a[1], p), f(a[2], p))); break;
       case Op::FDIV: setF(a[0], p, starNaN(f(a[1], p) / f(a[2], p), f(a[1], p), f(a[2], p))); break;
-      case Op::FNEG: setF(a[0], p, -f(a[1], p)); break;
+      case Op::FNEG: setF(a[0], p, starNeg(f(a[1], p))); break;
       case Op::ITOF: setF(a[0], p, static_cast<double>(i(a[1], p))); break;
       case Op::IEQ: setI(a[0], p, i(a[1], p) == i(a[2], p)); break;
       case Op::INE: setI(a[0], p, i(a[1], p) != i(a[2], p)); break;
@@ -255,7 +255,7 @@ class Chunk {
       case Op::JMP: jumpTo(op.target); break;
       case Op::JMPF: if (!i(a[0], p)) jumpTo(op.target); break;
       case Op::JMPT: if (i(a[0], p)) jumpTo(op.target); break;
-      case Op::FABS: setF(a[0], p, std::fabs(f(a[1], p))); break;
+      case Op::FABS: setF(a[0], p, starAbs(f(a[1], p))); break;
       case Op::FSQRT: setF(a[0], p, starNaN(std::sqrt(f(a[1], p)), f(a[1], p), f(a[1], p))); break;
       case Op::FEXP: setF(a[0], p, std::exp(f(a[1], p))); break;
       case Op::FLN: setF(a[0], p, std::log(f(a[1], p))); break;

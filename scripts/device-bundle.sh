@@ -15,7 +15,7 @@ build=${1:-build-gpu}
 dist=$build/dist
 rm -rf "$dist" && mkdir -p "$dist/bin" "$dist/lib" "$dist/tools"
 for b in star primitives_bench warshall_bench closure_bench sssp_grid_bench sort_bench \
-         segsort_bench nbody_bench; do
+         segsort_bench nbody_bench cuda_startup_bench; do
   f=$(find "$build" -path "$dist" -prune -o -type f -name "$b" -perm -u+x -print | head -1)
   if [ -n "$f" ]; then cp "$f" "$dist/bin/" && strip "$dist/bin/$b"; fi
 done
@@ -32,8 +32,10 @@ for lib in libcudart libedit libbsd libmd libpng16; do
   path=$(ldd "$dist/bin/star" | awk -v l="$lib" '$1 ~ "^"l {print $3}')
   [ -n "$path" ] && cp -L "$path" "$dist/lib/"
 done
+# The standard library where an installed star looks for it: beside bin/, in share/star/stdlib.
+mkdir -p "$dist/share/star" && cp -r stdlib "$dist/share/star/stdlib"
 cp -r /usr/lib/llvm-14/build/utils/lit "$dist/tools/lit"
 find "$dist/tools/lit" -name __pycache__ -prune -exec rm -rf {} +
 du -sh "$dist"
-(cd "$dist" && tar -cf - bin lib tools | xz -9 -T1 > bundle.tar.xz && rm -rf bin lib tools)
+(cd "$dist" && tar -cf - bin lib tools share | xz -9 -T1 > bundle.tar.xz && rm -rf bin lib tools share)
 du -sh "$dist"

@@ -4,12 +4,14 @@
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
 #   scripts/device-tests.sh [unit] [oracles] [lang] [compare] [sanitize] [bench] [sssp] [engine]
-#                           [enginecheck] [enginebench] [unpack]
+#                           [enginecheck] [enginebench] [difftest] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
 # enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
 # compute-sanitizer on the engine);
 # enginebench: Star programs on the CPU backend, the host engine and the device engine;
+# difftest: random programs, CPU against CUDA ($STAR_DIFF_COUNT from $STAR_DIFF_START, at most
+# $STAR_DIFF_SECONDS);
 # `unpack` alone only unpacks the bundle, for commands of one's own).
 set -uo pipefail
 D=${STAR_DIST:-$PWD/build-gpu/dist}
@@ -23,7 +25,8 @@ fi
 export LD_LIBRARY_PATH=$D/lib:${LD_LIBRARY_PATH:-}
 # The unit tests read stdlib/ and examples/ from here, not from the tree they were built in.
 export STAR_SOURCE_DIR=$PWD
-# star finds its standard library beside itself (../share/star/stdlib), which the bundle lacks.
+# star finds its standard library beside itself (../share/star/stdlib, in the bundle); the unit
+# tests look it up through STAR_PATH.
 export STAR_PATH=$PWD/stdlib
 OUT=${OUT:-/tmp/star-device-out}
 mkdir -p "$OUT"
@@ -115,8 +118,8 @@ if want enginecheck; then
   python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start 1 --count "${STAR_DIFF_COUNT:-10000}" \
     --jobs 16 --quiet --time-limit "${STAR_DIFF_SECONDS:-150}" --failures "$OUT/difftest-failures" \
     --config "cpu={star} run --backend=cpu {prog}" \
-    --config "host={star} run --backend=cuda --engine=host {prog}" \
-    --config "device={star} run --backend=cuda --engine=device {prog}" > "$OUT/difftest-engines.txt" 2>&1; rc=$?
+    --config "host=@--backend=cuda --engine=host" \
+    --config "device=@--backend=cuda --engine=device" > "$OUT/difftest-engines.txt" 2>&1; rc=$?
   note "random programs, cpu / cuda host engine / cuda device engine rc=$rc: $(tail -1 "$OUT/difftest-engines.txt")"
   [ $rc -eq 0 ] || status=1
   for tool in memcheck racecheck; do
@@ -128,6 +131,16 @@ if want enginecheck; then
       [ $rc -eq 0 ] || status=1
     done
   done
+fi
+if want difftest; then
+  # Random programs, the CPU backend against the CUDA backend as a user gets it (the device
+  # engine); the CUDA runs in `star run-server` processes (no CUDA start-up per program).
+  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
+    --count "${STAR_DIFF_COUNT:-10000}" --jobs 16 --quiet --time-limit "${STAR_DIFF_SECONDS:-400}" \
+    --failures "$OUT/difftest-failures" --config "cpu={star} run --backend=cpu {prog}" \
+    --config "cuda=@--backend=cuda" > "$OUT/difftest-cpu-cuda.txt" 2>&1; rc=$?
+  note "random programs, cpu / cuda rc=$rc: $(tail -3 "$OUT/difftest-cpu-cuda.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
 fi
 if want enginebench; then
   # Each run is bounded: a configuration that is far too slow shows as a missing row.

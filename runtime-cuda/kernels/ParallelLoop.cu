@@ -145,7 +145,7 @@ class WarpRun {
       case Op::FSUB: setF(a[0], starNaN(f(a[1]) - f(a[2]), f(a[1]), f(a[2]))); break;
       case Op::FMUL: setF(a[0], starNaN(f(a[1]) * f(a[2]), f(a[1]), f(a[2]))); break;
       case Op::FDIV: setF(a[0], starNaN(f(a[1]) / f(a[2]), f(a[1]), f(a[2]))); break;
-      case Op::FNEG: setF(a[0], -f(a[1])); break;
+      case Op::FNEG: setF(a[0], starNeg(f(a[1]))); break;
       case Op::ITOF: setF(a[0], static_cast<double>(i(a[1]))); break;
       case Op::IEQ: setI(a[0], i(a[1]) == i(a[2])); break;
       case Op::INE: setI(a[0], i(a[1]) != i(a[2])); break;
@@ -166,7 +166,7 @@ class WarpRun {
       case Op::JMP: next = op.target; break;
       case Op::JMPF: if (!i(a[0])) next = op.target; break;
       case Op::JMPT: if (i(a[0])) next = op.target; break;
-      case Op::FABS: setF(a[0], fabs(f(a[1]))); break;
+      case Op::FABS: setF(a[0], starAbs(f(a[1]))); break;
       case Op::FSQRT: setF(a[0], starNaN(sqrt(f(a[1])), f(a[1]), f(a[1]))); break;
       case Op::FEXP: setF(a[0], exp(f(a[1]))); break;
       case Op::FLN: setF(a[0], log(f(a[1]))); break;

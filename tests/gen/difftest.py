@@ -31,6 +31,7 @@ import concurrent.futures
 import json
 import os
 import re
+import select
 import shlex
 import shutil
 import signal
@@ -76,6 +77,8 @@ def parse_header(text):
 
 
 def expand(template, star, args):
+    if template.startswith('@'):  # a server configuration: the same as `star run OPTIONS`
+        template = '{star} run ' + template[1:] + ' {prog} {args}'
     qargs = ' '.join(shlex.quote(a) for a in args)
     if '{args}' not in template:
         template = template + ' {args}'
@@ -97,6 +100,54 @@ def run_one(cmd, cwd, timeout):
             pass
         out, err = p.communicate()
         return p.returncode, out, err, True
+
+
+_servers = threading.local()
+
+
+def run_on_server(cname, options, star, args, cwd, timeout):
+    """A configuration `NAME=@OPTIONS`: the program runs in a `star run-server` kept by this thread
+    (one per configuration), as `star run OPTIONS prog.star ARGS` would, without a new process
+    (on a GPU, 0.35 s of CUDA start-up per program saved). (status, stdout, stderr, timed_out); a
+    crash ends the server, which the next program starts again."""
+    servers = getattr(_servers, 'procs', None)
+    if servers is None:
+        servers = _servers.procs = {}
+    p = servers.get(cname)
+    if p is None or p.poll() is not None:
+        p = servers[cname] = subprocess.Popen([star, 'run-server'], stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                              start_new_session=True)
+    out_file, err_file = cwd + '.out', cwd + '.err'
+    request = {'dir': cwd, 'out': out_file, 'err': err_file,
+               'args': shlex.split(options) + ['prog.star'] + list(args)}
+    timed_out, status = False, None
+    try:
+        p.stdin.write((json.dumps(request) + '\n').encode())
+        p.stdin.flush()
+        ready, _, _ = select.select([p.stdout], [], [], timeout)
+        if not ready:
+            timed_out = True
+        else:
+            line = p.stdout.readline()
+            if line:
+                reply = json.loads(line)
+                status = reply.get('status', 125)
+    except (BrokenPipeError, OSError):
+        pass
+    if timed_out or status is None:
+        if timed_out:
+            os.killpg(p.pid, signal.SIGKILL)
+        rc = p.wait()
+        status = rc if not timed_out else None
+        servers.pop(cname, None)
+    def read(path):
+        try:
+            with open(path, 'rb') as f:
+                return f.read()
+        except OSError:
+            return b''
+    return status, read(out_file), read(err_file), timed_out
 
 
 def wait_for(path, limit=600):
@@ -130,7 +181,10 @@ def check_program(name, text, configs, star, timeout, workroot):
                 for fn, content in files.items():
                     with open(os.path.join(d, fn), 'w', encoding='utf-8') as f:
                         f.write(content)
-                res.runs[cname] = run_one(expand(template, star, args), d, timeout)
+                if template.startswith('@'):
+                    res.runs[cname] = run_on_server(cname, template[1:], star, args, d, timeout)
+                else:
+                    res.runs[cname] = run_one(expand(template, star, args), d, timeout)
         finally:
             shutil.rmtree(base, ignore_errors=True)
         if any(r[0] == 127 for r in res.runs.values()) and not os.path.exists(star):

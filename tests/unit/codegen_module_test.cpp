@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/unit/support/StarTestUtil.h"
+#include "vm/bytecode/BackendUse.h"
 #include "vm/bytecode/Disassembler.h"
 #include "core/NativeTable.h"
 #include "vm/bytecode/ModuleFile.h"
@@ -235,6 +236,27 @@ TEST(CodeGen, OwnedRegistersForVectorLocals) {
   EXPECT_TRUE(shaped);
   expectCallsWellFormed(m);
   EXPECT_NO_THROW(verifyModule(m));
+}
+
+// usesBackend decides whether star run starts a backend (a GPU) at all: only a slice, word or
+// table that the run can reach, or a native, needs one.
+TEST(CodeGen, UsesBackendOnlyForReachableHandles) {
+  TempDir dir;
+  auto uses = [&](const std::string& source) { return usesBackend(compileOk(dir, source).module); };
+  const std::string helpers =
+      "func F(k: integer): integer; begin if k <= 1 then F := 1 else F := k * F(k - 1) end;\n"
+      "proc Loc; var s: slice(70); begin SET(s); writeln(SOME(s)) end;\n"
+      "proc Par(var T: table); begin writeln(ROWS(T)) end;\n"
+      "func W(x: integer): word; begin W := BIN(x, 4) end;\n"
+      "proc Calls; begin Loc end;\n";
+  EXPECT_FALSE(uses("program a;\nvar i: integer;\nbegin i := 3; writeln(i * 2) end.\n"));
+  EXPECT_FALSE(uses("program b;\n" + helpers + "begin writeln(F(5)) end.\n"))
+      << "procedures with slices that are never called start nothing";
+  EXPECT_TRUE(uses("program c;\nvar g: slice(5);\nbegin writeln(1) end.\n")) << "a global slice";
+  EXPECT_TRUE(uses("program d;\n" + helpers + "begin Loc end.\n")) << "a local slice";
+  EXPECT_TRUE(uses("program e;\n" + helpers + "begin Calls end.\n")) << "a local slice, two calls away";
+  EXPECT_TRUE(uses("program f;\n" + helpers + "begin writeln(W(2)) end.\n")) << "a word result";
+  EXPECT_TRUE(uses("program g;\nvar T: table(2, 2);\n" + helpers + "begin Par(T) end.\n"));
 }
 
 TEST(CodeGen, ConstantsArePooled) {

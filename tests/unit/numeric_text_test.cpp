@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/unit/support/TableFileErrorOf.h"
+#include "core/HostFloat.h"
 #include "vm/io/NumericText.h"
 
 namespace star {
@@ -250,6 +251,32 @@ TEST(NumericFile, FormatThenParseIsTheIdentity) {
     ASSERT_EQ(back.rows, t.rows) << text;
     ASSERT_EQ(back.cols, t.cols) << text;
     ASSERT_EQ(back.words, t.words) << text << "\n" << out;
+  }
+}
+
+// FVAL/FBIN of 32 bits convert by bits (core/HostFloat.h) so that a GPU gives what x86 gives: the
+// helpers agree with this machine's own float <-> double conversions (x86 keeps a nan's sign and
+// payload) on numbers, infinities, subnormals and nans of both signs, quiet and signaling.
+TEST(HostFloat, ConversionsAgreeWithTheHardwareRuleOnEveryClass) {
+  std::vector<std::uint32_t> floats = {0x00000000u, 0x80000000u, 0x3F800000u, 0xBDCCCCCDu,
+                                       0x00000001u, 0x807FFFFFu, 0x7F800000u, 0xFF800000u,
+                                       0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFC00005u,
+                                       0x7FBFFFFFu, 0xFF812345u};
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; ++i) floats.push_back(static_cast<std::uint32_t>(rng()));
+  for (std::uint32_t b : floats) {
+    const double hw = static_cast<double>(std::bit_cast<float>(b));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(floatBitsToReal(b)), std::bit_cast<std::uint64_t>(hw)) << b;
+  }
+  std::vector<std::uint64_t> reals = {0x0000000000000000ull, 0x8000000000000000ull,
+                                      0x3FF0000000000000ull, 0x7FF0000000000000ull,
+                                      0x7FF8000000000000ull, 0xFFF8000000000000ull,
+                                      0x7FF0000000000001ull, 0xFFF0000020000000ull,
+                                      0x47EFFFFFF0000000ull, 0x0000000000000001ull};
+  for (int i = 0; i < 20000; ++i) reals.push_back((std::uint64_t{rng()} << 32) | rng());
+  for (std::uint64_t b : reals) {
+    const float hw = static_cast<float>(std::bit_cast<double>(b));
+    EXPECT_EQ(realToFloatBits(std::bit_cast<double>(b)), std::bit_cast<std::uint32_t>(hw)) << b;
   }
 }
 

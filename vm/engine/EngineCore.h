@@ -415,7 +415,7 @@ class Core {
       case Op::FSUB: setF(0, starNaN(F(1) - F(2), F(1), F(2))); break;
       case Op::FMUL: setF(0, starNaN(F(1) * F(2), F(1), F(2))); break;
       case Op::FDIV: setF(0, starNaN(F(1) / F(2), F(1), F(2))); break;
-      case Op::FNEG: setF(0, -F(1)); break;
+      case Op::FNEG: setF(0, starNeg(F(1))); break;
       case Op::ITOF: setF(0, static_cast<double>(I(1))); break;
       case Op::IEQ: setI(0, I(1) == I(2)); break;
       case Op::INE: setI(0, I(1) != I(2)); break;
@@ -441,7 +441,7 @@ class Core {
       case Op::OR: setI(0, I(1) || I(2)); break;
       case Op::XOR: setI(0, (I(1) != 0) != (I(2) != 0)); break;
       case Op::FSQRT: setF(0, starNaN(sqrt(F(1)), F(1), F(1))); break;
-      case Op::FABS: setF(0, fabs(F(1))); break;
+      case Op::FABS: setF(0, starAbs(F(1))); break;
       case Op::FTRUNC: case Op::FROUND: {
         const double x = F(1);
         const double whole = op == Op::FTRUNC ? trunc(x) : round(x);
@@ -508,10 +508,7 @@ class Core {
         } else if (op == Op::WSVAL) {
           setI(0, signExtend(v, static_cast<unsigned>(len)));
         } else if (len == 32) {
-          const std::uint32_t bits32 = static_cast<std::uint32_t>(v);
-          float f;
-          std::memcpy(&f, &bits32, sizeof f);
-          setF(0, static_cast<double>(f));
+          setF(0, floatBitsToReal(static_cast<std::uint32_t>(v)));
         } else {
           setF(0, asReal(v));
         }
@@ -739,10 +736,7 @@ class Core {
           if (k != 32 && k != 64) return stop(next, StopReason::Error);
           Word v;
           if (k == 32) {
-            const float f = static_cast<float>(F(1));
-            std::uint32_t b32;
-            std::memcpy(&b32, &f, sizeof b32);
-            v = b32;
+            v = realToFloatBits(F(1));
           } else {
             v = realBits(F(1));
           }

@@ -459,7 +459,7 @@ void Interpreter::execute(const Module& m) {
         case Op::FSUB: reg(a[0]).f = starNaN(F(1) - F(2), F(1), F(2)); break;
         case Op::FMUL: reg(a[0]).f = starNaN(F(1) * F(2), F(1), F(2)); break;
         case Op::FDIV: reg(a[0]).f = starNaN(F(1) / F(2), F(1), F(2)); break;
-        case Op::FNEG: reg(a[0]).f = -F(1); break;
+        case Op::FNEG: reg(a[0]).f = starNeg(F(1)); break;
         case Op::ITOF: reg(a[0]).f = static_cast<double>(I(1)); break;
         case Op::IEQ: reg(a[0]).i = I(1) == I(2); break;
         case Op::INE: reg(a[0]).i = I(1) != I(2); break;
@@ -735,7 +735,7 @@ void Interpreter::execute(const Module& m) {
           backend_.readBits(H(1), scratch_);
           std::uint64_t v = wordToNumber(scratch_[0], len);
           if (op == Op::WSVAL) reg(a[0]).i = signExtend(v, static_cast<unsigned>(len));
-          else if (len == 32) reg(a[0]).f = std::bit_cast<float>(static_cast<std::uint32_t>(v));
+          else if (len == 32) reg(a[0]).f = floatBitsToReal(static_cast<std::uint32_t>(v));
           else reg(a[0]).f = std::bit_cast<double>(v);
           break;
         }
@@ -757,8 +757,7 @@ void Interpreter::execute(const Module& m) {
           } else {
             if (k != 32 && k != 64) throw Fault("FBIN needs a length of 32 or 64, not " + std::to_string(k));
             // The conversion to float rounds to nearest (even), overflowing to an infinity.
-            v = k == 32 ? std::bit_cast<std::uint32_t>(static_cast<float>(F(1)))
-                        : std::bit_cast<std::uint64_t>(F(1));
+            v = k == 32 ? realToFloatBits(F(1)) : std::bit_cast<std::uint64_t>(F(1));
           }
           Handle d = H(0);
           requireBitsFit(d, static_cast<std::uint64_t>(k));
@@ -773,7 +772,7 @@ void Interpreter::execute(const Module& m) {
         case Op::FCOS: reg(a[0]).f = std::cos(F(1)); break;
         case Op::FATAN: reg(a[0]).f = std::atan(F(1)); break;
         case Op::FPOW: reg(a[0]).f = std::pow(F(1), F(2)); break;
-        case Op::FABS: reg(a[0]).f = std::fabs(F(1)); break;
+        case Op::FABS: reg(a[0]).f = starAbs(F(1)); break;
         case Op::IABS:
           if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault(overflowMessage(Op::IABS));
           reg(a[0]).i = I(1) < 0 ? -I(1) : I(1);
