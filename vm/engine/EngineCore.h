@@ -279,14 +279,14 @@ class Core {
     const std::uint64_t newBase = h.stackSize;
     if ((newBase + callee.numRegs) * sizeof(Word) > h.maxStack) return stop(next, StopReason::Error);
     if (newBase + callee.numRegs > h.stackCap || h.frames + 1 > h.framesCap)
-      return stop(next, StopReason::Storage);
+      return stop(next, StopReason::Pools);
     // The handles the call takes from the pools, in the host's order: parameters, then owned.
     std::uint64_t needBits = 0, needTables = 0, jobs = 0;
     for (std::uint32_t i = 0; i < callee.nParams; ++i) {
       const ParamInfo& pi = p_.params[callee.params + i];
       if (pi.byRef || (pi.kind != kKindBits && pi.kind != kKindTable)) continue;
       const std::uint64_t top = pi.kind == kKindTable ? h.freeTables - needTables : h.freeBits - needBits;
-      if (top == 0) return stop(next, StopReason::Storage);
+      if (top == 0) return stop(next, StopReason::Pools);
       const std::uint32_t taken = pi.kind == kKindTable ? s_.freeTables[top - 1] : s_.freeBits[top - 1];
       if (!roomFor(taken, valueWords(S(static_cast<std::uint32_t>(s_.stack[argBase + i])))))
         return stop(next, StopReason::Storage);
@@ -295,9 +295,9 @@ class Core {
     }
     for (std::uint32_t k = 0; k < callee.nOwned; ++k)
       (p_.ownedRegs[callee.owned + k].kind == kKindTable ? needTables : needBits) += 1;
-    if (needBits > h.freeBits || needTables > h.freeTables || h.owned + needBits + needTables > h.ownedCap ||
-        jobs > kMaxCopyJobs)
-      return stop(next, StopReason::Storage);
+    if (needBits > h.freeBits || needTables > h.freeTables || h.owned + needBits + needTables > h.ownedCap)
+      return stop(next, StopReason::Pools);
+    if (jobs > kMaxCopyJobs) return stop(next, StopReason::Other);
 
     s_.frames[h.frames - 1].pc = nextPc_;
     for (std::uint64_t r = 0; r < callee.numRegs; ++r) s_.stack[newBase + r] = 0;

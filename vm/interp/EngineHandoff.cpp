@@ -23,7 +23,8 @@ const char* reasonName(engine::StopReason r) {
     case engine::StopReason::File: return "files";
     case engine::StopReason::Native: return "native procedures";
     case engine::StopReason::Error: return "run-time errors";
-    case engine::StopReason::Storage: return "growing storage";
+    case engine::StopReason::Storage: return "growing values";
+    case engine::StopReason::Pools: return "growing handle pools and stack";
     case engine::StopReason::Loop: return "parallel loops";
     case engine::StopReason::Math: return "EXP/LN/SIN/COS/ARCTAN/POWER";
     case engine::StopReason::Poll: return "interrupt or budget";
@@ -140,17 +141,22 @@ void Interpreter::growPoolsForEngine() {
   auto track = [&](Handle h) {
     if (h >= fixed_.size()) fixed_.resize(h + 1, 0);
   };
+  // New handles go beneath the free ones: calls take from the top, so handles that already hold
+  // room from earlier calls are used first.
+  std::vector<Handle> bits, tables;
   for (std::size_t k = 0; k < moreBits; ++k) {
     const Handle b = backend_.createBits();
     backend_.resizeBits(b, kRoomBits);
     backend_.resizeBits(b, 0);
-    freeBits_.push_back(b);
+    bits.push_back(b);
     track(b);
   }
   for (std::size_t k = 0; k < moreTables; ++k) {
-    freeTables_.push_back(backend_.createTable());
-    track(freeTables_.back());
+    tables.push_back(backend_.createTable());
+    track(tables.back());
   }
+  freeBits_.insert(freeBits_.begin(), bits.begin(), bits.end());
+  freeTables_.insert(freeTables_.begin(), tables.begin(), tables.end());
   engineWantsStorage_ = false;
 }
 
@@ -214,7 +220,7 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   engineStats_.launches = engine_->launches();
   engineStats_.shape = engine_->shape();
   if (h.stop < engine::kStopReasons) ++engineStats_.handedBack[h.stop];
-  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Storage);
+  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Pools);
   if (statsOn_)
     for (std::uint32_t op = 0; op < kOpCount; ++op) stats_.count[op] += r.opCounts[op];
 
