@@ -136,7 +136,7 @@ if want difftest; then
   # Random programs, the CPU backend against the CUDA backend as a user gets it (the device
   # engine); the CUDA runs in `star run-server` processes (no CUDA start-up per program).
   python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
-    --count "${STAR_DIFF_COUNT:-10000}" --jobs 16 --quiet --time-limit "${STAR_DIFF_SECONDS:-400}" \
+    --count "${STAR_DIFF_COUNT:-10000}" --jobs "${STAR_DIFF_JOBS:-4}" --quiet --time-limit "${STAR_DIFF_SECONDS:-400}" \
     --failures "$OUT/difftest-failures" --config "cpu={star} run --backend=cpu {prog}" \
     --config "cuda=@--backend=cuda" > "$OUT/difftest-cpu-cuda.txt" 2>&1; rc=$?
   note "random programs, cpu / cuda rc=$rc: $(tail -3 "$OUT/difftest-cpu-cuda.txt" | tr '\n' ' ')"

@@ -567,9 +567,9 @@ class Gen:
         e = self.gen_int(c, d)
         if lo <= e.lo and e.hi <= hi:
             return e
-        if e.lo == INT_MIN:
-            return self.lit(r.randint(lo, hi))
         m = hi - lo + 1
+        if e.lo == INT_MIN or m > (1 << 63) - 1:  # no ABS of INT_MIN; no literal for 2^63
+            return self.lit(r.randint(lo, hi))
         a = self.call(self.bi('ABS'), [e], 0, max(abs(e.lo), abs(e.hi)))
         t = self.binop('mod', a, self.lit(m), P_MUL, 0, m - 1)
         if lo == 0:
