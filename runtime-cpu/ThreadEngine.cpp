@@ -108,6 +108,7 @@ class ThreadEngine final : public DeviceEngine {
     program_.constBits = image_.constBits.data();
     program_.constLength = image_.constLength.data();
     program_.constWords = image_.constWords.data();
+    program_.loops = image_.loops.data();
   }
 
   void run(EngineRun& r) override {

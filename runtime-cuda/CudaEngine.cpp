@@ -17,6 +17,8 @@ namespace {
 
 // Above this many words in one value's column (or vector), the engine runs as a grid.
 constexpr std::uint64_t kGridWords = 16384;  // about 10^6 rows
+// Room to grow that a region held in shared memory keeps (registers, frames, owned handles).
+constexpr std::uint64_t kSharedStackRoom = 4096, kSharedFramesRoom = 128, kSharedOwnedRoom = 256;
 
 template <class T>
 std::uint64_t appendWords(std::vector<std::uint64_t>& words, const std::vector<T>& items) {
@@ -66,6 +68,7 @@ void CudaEngine::load(const EngineProgramImage& image) {
   const std::uint64_t constBits = appendWords(words, image.constBits);
   const std::uint64_t constLength = appendWords(words, image.constLength);
   const std::uint64_t constWords = appendWords(words, image.constWords);
+  const std::uint64_t loops = appendWords(words, image.loops);
   std::uint64_t* base = ctx_.grow(programWords_, programCapacity_, words.size());
   check(cudaMemcpyAsync(base, words.data(), words.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
                         ctx_.stream()),
@@ -80,12 +83,25 @@ void CudaEngine::load(const EngineProgramImage& image) {
   program_.constBits = base + constBits;
   program_.constLength = base + constLength;
   program_.constWords = base + constWords;
+  program_.loops = reinterpret_cast<const engine::LoopInfo*>(base + loops);
+  runsLoops_ = false;
+  for (const engine::LoopInfo& loop : image.loops) runsLoops_ = runsLoops_ || loop.kind != engine::kLoopHost;
 }
 
 void CudaEngine::run(EngineRun& r) {
   engine::Header& h = r.header;
   h.handles = values_.size();
   h.poolCap = h.handles;
+  // Each block's region in its shared memory when it fits there with less room to grow than the
+  // VM asks for (a call beyond that room stops the run, which the host resumes with more): the
+  // leader's every load of a register or shape is then a shared-memory one, not an L2 round trip.
+  engine::Header small = h;
+  small.stackCap = h.stackSize + std::min<std::uint64_t>(h.stackCap - h.stackSize, kSharedStackRoom);
+  small.framesCap = h.frames + std::min<std::uint64_t>(h.framesCap - h.frames, kSharedFramesRoom);
+  small.ownedCap = h.owned + std::min<std::uint64_t>(h.ownedCap - h.owned, kSharedOwnedRoom);
+  const bool shared = !std::getenv("STAR_ENGINE_GLOBAL_REGION") &&
+                      engine::layoutOf(small).total * sizeof(std::uint64_t) <= engineSharedLimit();
+  if (shared) h = small;
   const engine::Layout l = engine::layoutOf(h);
   hostBuffer(l.total + 8);
   std::uint64_t* flags = pinned_ + l.total;  // [0] interrupt, [1] ticket
@@ -95,6 +111,8 @@ void CudaEngine::run(EngineRun& r) {
     DeviceValue& v = values_.at(hd);
     const bool table = values_.kind(hd) == HandleKind::Table;
     work = std::max(work, table ? std::max(v.colWords(), wordsForBits(v.cols)) : v.capacity);
+    // A parallel loop the engine runs may update every word of a table in one step.
+    if (table && runsLoops_ && (h.flags & engine::kFlagParallelLoops)) work = std::max(work, v.words());
     return engine::Shape{v.data, v.rows, table ? v.cols : 1, v.capacity, table ? 2u : 1u, 0};
   });
   flags[0] = 0;
@@ -119,7 +137,7 @@ void CudaEngine::run(EngineRun& r) {
   unsigned blocks = 1, threads;
   if (grid) {
     threads = 1024;
-    blocks = std::max(1u, engineGridBlocks(threads));
+    blocks = std::max(1u, engineGridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
   } else {
     threads = static_cast<unsigned>(std::clamp<std::uint64_t>((work + 31) / 32 * 32, 32, 1024));
   }
@@ -127,7 +145,7 @@ void CudaEngine::run(EngineRun& r) {
   p.program = program_;
   p.layout = l;
   p.staging = staging;
-  p.regions = ctx_.grow(regions_, regionsCapacity_, l.total * blocks);
+  p.regions = shared ? nullptr : ctx_.grow(regions_, regionsCapacity_, l.total * blocks);
   p.out = pinnedOnDevice_;
   p.partials = ctx_.grow(partials_, partialsCapacity_, 2 * std::uint64_t{blocks});
   p.host = pinnedOnDevice_ + l.total;
@@ -137,6 +155,7 @@ void CudaEngine::run(EngineRun& r) {
   ++launches_;
   shape_ = grid ? std::to_string(blocks) + " blocks x " + std::to_string(threads) + " threads (cooperative grid)"
                 : "1 block x " + std::to_string(threads) + " threads";
+  if (!shared) shape_ += ", state in global memory";
   ctx_.waitTicket(&flags[1], p.ticket, &flags[0]);
 
   engine::unpackRegion(pinned_, l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {

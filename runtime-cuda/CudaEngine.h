@@ -32,6 +32,7 @@ class CudaEngine final : public DeviceEngine {
   DeviceContext& ctx_;
   HandleTable<DeviceValue>& values_;
   engine::Program program_;
+  bool runsLoops_ = false;  // the program has parallel loops the engine runs itself
   std::uint64_t* programWords_ = nullptr;  // the program's arrays, one allocation
   std::uint64_t programCapacity_ = 0;
   std::uint64_t* staging_ = nullptr;

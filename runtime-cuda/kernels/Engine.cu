@@ -2,6 +2,8 @@
 
 #include <cooperative_groups.h>
 
+#include <algorithm>
+
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/Warp.h"
 #include "vm/engine/EngineCore.h"
@@ -97,8 +99,9 @@ template <bool kGrid>
 __global__ void __launch_bounds__(kMaxThreads) engineKernel(const __grid_constant__ EngineParams p) {
   __shared__ engine::Ctl ctl[2];
   __shared__ std::uint64_t red[2][33];
+  extern __shared__ Word sharedRegion[];
   GpuTeam<kGrid> team(ctl, red, p.partials, p.host);
-  Word* region = p.regions + std::uint64_t{blockIdx.x} * p.layout.total;
+  Word* region = p.regions ? p.regions + std::uint64_t{blockIdx.x} * p.layout.total : sharedRegion;
   engine::copyRegion(team, region, p.staging, p.layout, *reinterpret_cast<const engine::Header*>(p.staging));
   __syncthreads();
   engine::Core<GpuTeam<kGrid>> core(team, p.program, engine::regionAt(region, p.layout));
@@ -111,23 +114,72 @@ __global__ void __launch_bounds__(kMaxThreads) engineKernel(const __grid_constan
   if (threadIdx.x == 0) *reinterpret_cast<volatile std::uint64_t*>(p.host + 1) = p.ticket;
 }
 
+std::size_t sharedBytes(const EngineParams& p) {
+  return p.regions ? 0 : static_cast<std::size_t>(p.layout.total * sizeof(Word));
+}
+
+// Both kernels may take the most dynamic shared memory the device allows (set once).
+void allowSharedRegion() {
+  static const bool done = [] {
+    const int bytes = static_cast<int>(engineSharedLimit());
+    check(cudaFuncSetAttribute(engineKernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+          "device engine shared memory");
+    check(cudaFuncSetAttribute(engineKernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+          "device engine shared memory");
+    return true;
+  }();
+  (void)done;
+}
+
 }  // namespace
 
+std::uint64_t engineSharedLimit() {
+  static const std::uint64_t limit = [] {
+    int device = 0, optin = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "shared memory");
+    cudaFuncAttributes attr{};
+    check(cudaFuncGetAttributes(&attr, engineKernel<true>), "device engine attributes");
+    const std::uint64_t fixed = attr.sharedSizeBytes + 1024;  // the kernel's own, and a margin
+    return optin > 0 && static_cast<std::uint64_t>(optin) > fixed ? static_cast<std::uint64_t>(optin) - fixed : 0;
+  }();
+  return limit;
+}
+
+// The shared memory carve-out just large enough for the region: the rest of the multiprocessor's
+// memory stays L1 cache for the values' bits (the driver would otherwise take the largest).
+void carveOut(const void* kernel, std::size_t bytes) {
+  static int last[2] = {-1, -1};
+  int& mine = last[kernel == reinterpret_cast<const void*>(&engineKernel<true>)];
+  const int percent = bytes == 0 ? 0
+                      : static_cast<int>(std::min<std::uint64_t>(100, (bytes + 2048) * 100 / (engineSharedLimit() + 1024) + 1));
+  if (percent == mine) return;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
+        "device engine carve-out");
+  mine = percent;
+}
+
 void launchEngineBlock(cudaStream_t stream, const EngineParams& p, unsigned threads) {
-  engineKernel<false><<<1, threads, 0, stream>>>(p);
+  allowSharedRegion();
+  carveOut(reinterpret_cast<const void*>(&engineKernel<false>), sharedBytes(p));
+  engineKernel<false><<<1, threads, sharedBytes(p), stream>>>(p);
   checkLaunch("device engine");
 }
 
 void launchEngineGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads) {
+  allowSharedRegion();
+  carveOut(reinterpret_cast<const void*>(&engineKernel<true>), sharedBytes(p));
   void* args[] = {const_cast<EngineParams*>(&p)};
   check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&engineKernel<true>), dim3(blocks),
-                                    dim3(threads), args, 0, stream),
+                                    dim3(threads), args, sharedBytes(p), stream),
         "device engine (cooperative grid)");
 }
 
-unsigned engineGridBlocks(unsigned threads) {
+unsigned engineGridBlocks(unsigned threads, std::uint64_t sharedBytes) {
+  allowSharedRegion();
   int perSm = 0, device = 0, sms = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, engineKernel<true>, static_cast<int>(threads), 0),
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, engineKernel<true>, static_cast<int>(threads),
+                                                      static_cast<std::size_t>(sharedBytes)),
         "device engine occupancy");
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessors");

@@ -18,7 +18,9 @@ struct EngineParams {
   engine::Program program;        // device arrays
   engine::Layout layout;
   const std::uint64_t* staging;   // device: the region handed over
-  std::uint64_t* regions;         // device: one region per block, layout.total words apart
+  std::uint64_t* regions;         // device: one region per block, layout.total words apart;
+                                  // null: each block's region lives in its shared memory
+                                  // (layout.total words of dynamic shared memory)
   std::uint64_t* out;             // mapped host: block 0's region after the run (same layout)
   std::uint64_t* partials;        // device: 2 x blocks words (grid form)
   std::uint64_t* host;            // mapped host: [0] the interrupt flag, [1] the ticket
@@ -27,9 +29,12 @@ struct EngineParams {
 
 // threads: a multiple of 32, at most 1024.
 void launchEngineBlock(cudaStream_t stream, const EngineParams& p, unsigned threads);
-// blocks: at most engineGridBlocks(threads).
+// blocks: at most engineGridBlocks(threads, the same shared bytes).
 void launchEngineGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads);
-// The most blocks of `threads` that can be resident at once (a cooperative grid's limit).
-unsigned engineGridBlocks(unsigned threads);
+// The most blocks of `threads`, each with `sharedBytes` of dynamic shared memory, that can be
+// resident at once (a cooperative grid's limit).
+unsigned engineGridBlocks(unsigned threads, std::uint64_t sharedBytes);
+// The most dynamic shared memory a block of the engine may have (the region held there).
+std::uint64_t engineSharedLimit();
 
 }  // namespace star::cuda

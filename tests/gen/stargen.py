@@ -1308,7 +1308,64 @@ class Gen:
                 return [f'{pad}{self.nm(t.name)} := {self.nm(r.choice(srcs).name)}']
         if k < 9 and des:
             return self.fill_table(c, r.choice(des), ind)
+        if des:
+            st = self.update_loop(c, r.choice(des), ind)
+            if st:
+                return st
         return self.bits_stmt(c, ind)
+
+    def update_loop(self, c, t, ind):
+        """The papers' column (or row) update over the 1s of a selector, in one of the parallel
+        forms (forall, STEP-while, SOME-STEP, for-if): `v := COL(i, T); v := v op x; COL(i, T) := v`
+        with x a variable, as WARSHALL_C writes it (parallel on every engine)."""
+        r = self.r
+        pad = '  ' * ind
+        cols = r.random() < 0.5
+        L, n = (t.C, t.R) if cols else (t.R, t.C)  # the selector's length, v's length
+        if L == 0 or n == 0:
+            return None
+        cost = L * (2 + n // 64)
+        if not self.afford(c, cost):
+            return None
+        self.charge(c, cost)
+        sk, vk = ('scanw', 'scans') if cols else ('scans', 'scanw')
+        sel, x, v = self.reserve(c, sk), self.reserve(c, vk), self.reserve(c, vk)
+        i = self.reserve(c, 'control')
+        sn, xn, vn, iname, tn = (self.nm(u.name) for u in (sel, x, v, i, t))
+        sel_kind, v_kind = ('word', 'slice') if cols else ('slice', 'word')
+        at = f"{self.bi('COL' if cols else 'ROW')}({iname}, {tn})"
+        op = self.kw(r.choice(['and', 'or', 'xor']))
+        upd = f'{vn} {op} {xn}' if r.random() < 0.5 else f'{xn} {op} {vn}'
+        body = [f'{vn} := {at};', f'{vn} := {upd};', f'{at} := {vn}']
+        lines = [f'{sn} := {self.gen_bits(c, sel_kind, L, 2).t};',
+                 f'{xn} := {self.gen_bits(c, v_kind, n, 2).t};',
+                 f'{vn} := {xn};']
+        c.iv[i.name.lower()] = (1, L)
+        form = r.randrange(4)
+        step, kw = self.bi('STEP'), self.kw
+        if form == 0:
+            lines += [f"{kw('forall')} {iname} {kw('in')} {sn} {kw('do')}", kw('begin')]
+            lines += ['  ' + b for b in body]
+        elif form == 1:
+            lines += [f'{iname} := {step}({sn});', f"{kw('while')} {iname} > 0 {kw('do')}", kw('begin')]
+            lines += ['  ' + b for b in body[:2]] + [f'  {body[2]};', f'  {iname} := {step}({sn})']
+        elif form == 2:
+            lines += [f"{kw('while')} {self.bi('SOME')}({sn}) {kw('do')}", kw('begin'),
+                      f'  {iname} := {step}({sn});'] + ['  ' + b for b in body]
+        else:
+            a = r.randint(1, L)
+            b = r.randint(a, L)
+            lines += [f"{kw('for')} {iname} := {a} {kw('to')} {b} {kw('do')}",
+                      f"  {kw('if')} {sn}({iname}) = 1 {kw('then')}", '  ' + kw('begin')]
+            lines += ['    ' + b_ for b_ in body]
+            lines.append('  ' + kw('end') + ';')
+        if form != 3:
+            lines.append(kw('end') + ';')
+        shown = [iname, sn] + ([vn] if r.random() < 0.5 else [])
+        lines.append(f"{self.bi('writeln')}({', '.join(shown)})")
+        for u in (sel, x, v, i):
+            self.release(c, u)
+        return self.seq([pad + l for l in lines], ind)
 
     def fill_table(self, c, t, ind):
         """Fill table t with pseudo-random rows (a loop with a running word)."""

@@ -24,6 +24,7 @@ struct EngineProgramImage {
   std::vector<std::uint64_t> constBits;
   std::vector<std::uint64_t> constLength;
   std::vector<engine::Word> constWords;
+  std::vector<engine::LoopInfo> loops;
 };
 
 // The interpreter's state between two instructions. The header's capacities for the stack,

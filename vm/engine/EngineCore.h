@@ -24,6 +24,7 @@
 //   bool interrupted()      the host asks the run to stop (read by leaders only)
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -36,6 +37,10 @@
 
 namespace star::engine {
 
+#if !defined(__CUDA_ARCH__)
+static_assert(std::endian::native == std::endian::little, "gatherRow writes words byte by byte");
+#endif
+
 // Where the next step of a block is. Two slots alternate between steps, so that the leader's
 // writes for step s + 1 never meet a slow thread still reading the slot of step s.
 struct Ctl {
@@ -45,7 +50,7 @@ struct Ctl {
   std::uint32_t stop;  // StopReason: the block stops at (pc, function, base)
   std::uint32_t mode;  // kRun, kCheck (agree on the interrupt flag first), kChecked
   std::uint32_t jobs;  // CopyJobs to run first
-  std::uint32_t unused;
+  std::uint32_t reads;  // the leader read bits in the step before (grids: settle before writes)
 };
 inline constexpr std::uint32_t kRun = 0, kCheck = 1, kChecked = 2;
 
@@ -65,7 +70,7 @@ STAR_HD constexpr bool isTeamOp(Op op) {
     case Op::BSOME: case Op::BSET: case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE:
     case Op::WGT: case Op::WGE: case Op::WADD: case Op::WSUB: case Op::WTRIM: case Op::WREP:
     case Op::WBIN: case Op::WSBIN: case Op::WFBIN: case Op::TNEW: case Op::TCOPY: case Op::TEQ:
-    case Op::TGETCOL: case Op::TSETCOL: case Op::TGETROW: case Op::TSETROW:
+    case Op::TGETCOL: case Op::TSETCOL: case Op::TGETROW: case Op::TSETROW: case Op::PFOR:
       return true;
     default:
       return false;
@@ -123,6 +128,7 @@ class Core {
       pc_ = c.pc;
       fn_ = c.function;
       base_ = c.base;
+      pendingReads_ = pendingReads_ || c.reads;
       if (t_.leader()) next = Ctl{pc_, fn_, base_, 0, kRun, 0, 0};
       if (c.jobs) {
         settleReads();
@@ -137,27 +143,54 @@ class Core {
         }
         continue;
       }
-      const std::uint32_t* code = p_.code + p_.functions[fn_].code;
-      const Op op = static_cast<Op>(code[pc_]);
-      a_ = code + pc_ + 1;
-      nextPc_ = pc_ + 1 + operandCount(op);
+      Op op = decode();
       if (t_.leader()) next.pc = nextPc_;
       if (isTeamOp(op)) {
         settleReads();
         teamOp(op, next);
-      } else {
-        if (t_.leader()) leaderOp(op, next, c.mode == kChecked);
-        pendingReads_ = pendingReads_ || leaderReadsBits(op);
+        if (t_.leader()) count(op, next);
+        continue;
       }
-      if (t_.leader() && !next.stop) {  // a stopped instruction is the host's to count
-        ++h.instructions;
-        if ((h.flags & kFlagStats) && static_cast<std::uint32_t>(op) < kOpCounters)
-          ++s_.opCounts[static_cast<std::uint32_t>(op)];
+      if (!t_.leader()) continue;
+      // The leader runs instructions of its own back to back, without the team, up to the next
+      // instruction on the bits, a stop, an interrupt check or copies the team must make.
+      bool checked = c.mode == kChecked, reads = false;
+      for (;;) {
+        leaderOp(op, next, checked);
+        checked = false;
+        reads = reads || leaderReadsBits(op);
+        count(op, next);
+        if (next.stop || next.mode != kRun || next.jobs) break;
+        pc_ = next.pc;
+        fn_ = next.function;
+        base_ = next.base;
+        op = decode();
+        if (isTeamOp(op)) break;
+        next.pc = nextPc_;
       }
+      next.reads = reads;
     }
   }
 
  private:
+  // The instruction at (fn_, pc_): its opcode, operands (a_) and the next instruction's offset.
+  STAR_HD Op decode() {
+    const std::uint32_t* code = p_.code + p_.functions[fn_].code;
+    const Op op = static_cast<Op>(code[pc_]);
+    a_ = code + pc_ + 1;
+    nextPc_ = pc_ + 1 + operandCount(op);
+    return op;
+  }
+
+  // An instruction the engine executed (leader); a stopped one is the host's to count.
+  STAR_HD void count(Op op, const Ctl& next) {
+    if (next.stop) return;
+    Header& h = *s_.h;
+    ++h.instructions;
+    if ((h.flags & kFlagStats) && static_cast<std::uint32_t>(op) < kOpCounters)
+      ++s_.opCounts[static_cast<std::uint32_t>(op)];
+  }
+
   // ---- state
   STAR_HD Word& R(std::uint32_t operand) {
     return (operand & kGlobalBit) ? s_.globals[operand & ~kGlobalBit] : s_.stack[base_ + operand];
@@ -199,6 +232,22 @@ class Core {
   STAR_HD void fillWords(Word* d, std::uint64_t n, Word v) {
     for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) d[w] = v;
   }
+  // Row k (0-based) of table t, as a bit vector of t.cols bits: a thread per byte of the result
+  // (its eight loads independent of each other), so that a long row is gathered by many threads.
+  STAR_HD void gatherRow(Word* D, const Shape& t, std::uint64_t k) {
+    const std::uint64_t wpc = wordsForBits(t.rows), bytes = wordsForBits(t.cols) * 8;
+    const Word* column = t.data + k / 64;  // word k / 64 of column 0; column j is wpc words on
+    const unsigned shift = static_cast<unsigned>(k % 64);
+    auto* out = reinterpret_cast<unsigned char*>(D);
+    for (std::uint64_t y = t_.rank(); y < bytes; y += t_.size()) {
+      unsigned v = 0;
+      for (unsigned b = 0; b < 8; ++b) {
+        const std::uint64_t j = y * 8 + b;
+        if (j < t.cols) v |= static_cast<unsigned>((column[j * wpc] >> shift) & 1) << b;
+      }
+      out[y] = static_cast<unsigned char>(v);  // bytes of a little-endian word: bits 8y..8y+7
+    }
+  }
   // The first 1 of n words, or kNone.
   STAR_HD std::uint64_t findFirst(const Word* x, std::uint64_t n) {
     std::uint64_t mine = kNone;
@@ -214,6 +263,13 @@ class Core {
     return __ffsll(static_cast<long long>(v)) - 1;
 #else
     return __builtin_ctzll(v);
+#endif
+  }
+  STAR_HD static int countLeadingZeros(Word v) {
+#if defined(__CUDA_ARCH__)
+    return __clzll(static_cast<long long>(v));
+#else
+    return __builtin_clzll(v);
 #endif
   }
   STAR_HD static int popCount(Word v) {
@@ -482,9 +538,6 @@ class Core {
       case Op::TSAVEP: case Op::BSAVEP:
         return stop(next, StopReason::File);
       case Op::RAISE: return stop(next, StopReason::Error);
-      case Op::PFOR:
-        if (h.flags & kFlagParallelLoops) return stop(next, StopReason::Loop);
-        break;  // the loop's sequential code follows
 
       // ---- reads of bits (made visible by the steps before)
       case Op::BGET: {
@@ -817,20 +870,9 @@ class Core {
         const std::uint64_t len = col ? t.rows : t.cols, words = wordsForBits(len), wpc = wordsForBits(t.rows);
         if (!fitsBits(d, len)) return stop(next, StopReason::Error);
         if (!roomFor(d, words)) return stop(next, StopReason::Storage);
-        Word* D = S(d).data;
         const std::uint64_t k = static_cast<std::uint64_t>(at - 1);
-        if (col) {
-          copyWords(D, t.data + k * wpc, words);
-        } else {
-          const std::uint64_t q = k / 64;
-          const unsigned shift = static_cast<unsigned>(k % 64);
-          for (std::uint64_t w = t_.rank(); w < words; w += t_.size()) {
-            Word out = 0;
-            for (std::uint64_t b = 0; b < 64 && w * 64 + b < t.cols; ++b)
-              out |= ((t.data[(w * 64 + b) * wpc + q] >> shift) & 1) << b;
-            D[w] = out;
-          }
-        }
+        if (col) copyWords(S(d).data, t.data + k * wpc, words);
+        else gatherRow(S(d).data, t, k);
         t_.syncData();
         if (t_.leader()) S(d).rows = len;
         return;
@@ -856,9 +898,105 @@ class Core {
         t_.syncData();
         return;
       }
+      case Op::PFOR: return parallelLoop(next);
       default:
         return stop(next, StopReason::Other);
     }
+  }
+
+  // LoopForm's values (vm/bytecode/Module.h; EngineLoops.cpp checks that they agree).
+  static constexpr std::uint32_t kForall = 1, kStepWhile = 2, kSomeStep = 3, kForIf = 4;
+
+  // PFOR. A loop the engine runs itself (LoopInfo) is one pass over the selected columns (or
+  // rows) of the table, then what the sequential loop leaves: the selector emptied (the STEP
+  // forms), the loop variable. Whatever would make an iteration fail (an index outside the table,
+  // lengths that differ) hands the loop to the host, which runs it, or its sequential code, and
+  // reports what that finds.
+  STAR_HD void parallelLoop(Ctl& next) {
+    const Header& h = *s_.h;
+    if (!(h.flags & kFlagParallelLoops)) return;  // the loop's sequential code follows
+    const FunctionInfo& f = p_.functions[fn_];
+    if (a_[0] >= f.nLoops) return stop(next, StopReason::Loop);
+    const LoopInfo& L = p_.loops[f.loops + a_[0]];
+    if (L.kind == kLoopHost) return stop(next, StopReason::Loop);
+    const Shape& T = S(static_cast<std::uint32_t>(R(L.table)));
+    const Shape& X = S(static_cast<std::uint32_t>(R(L.update)));
+    const Shape& V = S(static_cast<std::uint32_t>(R(L.temp)));
+    const Shape& sel = S(static_cast<std::uint32_t>(R(L.selector)));
+    const bool cols = L.kind == kLoopColumns;
+    const std::uint64_t length = cols ? T.rows : T.cols;  // v's
+    std::uint64_t from = 1, to = sel.rows;
+    if (L.form == kForIf) {
+      const std::int64_t a = static_cast<std::int64_t>(R(L.first)), b = static_cast<std::int64_t>(R(L.last));
+      if (a > b || a < 1 || static_cast<std::uint64_t>(b) > sel.rows) return stop(next, StopReason::Loop);
+      from = static_cast<std::uint64_t>(a);
+      to = static_cast<std::uint64_t>(b);
+    }
+    if (to > (cols ? T.cols : T.rows) || X.rows != length || (V.fixed && V.rows != length))
+      return stop(next, StopReason::Loop);
+    if (L.tempLiveOut && !roomFor(static_cast<std::uint32_t>(R(L.temp)), wordsForBits(length)))
+      return stop(next, StopReason::Storage);
+
+    // Each selector word is taken by one block: only that block reads it and writes the cells of
+    // its iterations, so the block may clear it after a block barrier.
+    const std::uint64_t blocks = t_.size() / t_.blockSize(), block = t_.rank() / t_.blockSize();
+    const std::uint64_t wpc = wordsForBits(T.rows), lastWord = to == 0 ? 0 : (to - 1) / 64;
+    const std::uint64_t firstWord = (from - 1) / 64, words = to < from ? 0 : lastWord - firstWord + 1;
+    Word* s = sel.data;
+    const Word* x = X.data;
+    Word* t = T.data;
+    const Op op = static_cast<Op>(L.op);
+    std::uint64_t count = 0, last = 0;
+    for (std::uint64_t q = firstWord + block; q < firstWord + words; q += blocks) {
+      Word m = s[q];
+      if (q == firstWord) m &= ~Word{0} << ((from - 1) % 64);
+      if (q == lastWord) m &= tailMask(to - q * 64);
+      if (!m) continue;
+      if (cols) {  // column i of the word's iterations: t's words of it op= x's
+        for (std::uint64_t k = t_.blockRank(); k < 64 * wpc; k += t_.blockSize()) {
+          const std::uint64_t bit = k / wpc, w = k % wpc;
+          if (!((m >> bit) & 1)) continue;
+          Word& c = t[(q * 64 + bit) * wpc + w];
+          c = op == Op::BAND ? c & x[w] : op == Op::BOR ? c | x[w] : c ^ x[w];
+        }
+      } else {  // rows: word q of every column j holds the word's iterations' cells of column j
+        for (std::uint64_t j = t_.blockRank(); j < T.cols; j += t_.blockSize()) {
+          const bool xj = (x[j / 64] >> (j % 64)) & 1;
+          Word& c = t[j * wpc + q];
+          c = op == Op::BAND ? (xj ? c : c & ~m) : op == Op::BOR ? (xj ? c | m : c) : (xj ? c ^ m : c);
+        }
+      }
+      count += static_cast<std::uint64_t>(popCount(m));
+      last = q * 64 + 64 - static_cast<std::uint64_t>(countLeadingZeros(m));
+    }
+    if (L.form == kStepWhile || L.form == kSomeStep) {
+      t_.syncBlock();
+      for (std::uint64_t q = firstWord + block + blocks * t_.blockRank(); q < firstWord + words;
+           q += blocks * t_.blockSize())
+        s[q] = 0;
+    }
+    // Each block's leader counted its words (every thread of the block did the same).
+    const bool stats = (h.flags & kFlagStats) != 0;
+    const std::uint64_t iterations = stats ? t_.reduceSum(t_.leader() ? count : 0) : 0;
+    const bool wantLast = (L.form == kSomeStep && L.indexLiveOut) || L.tempLiveOut;
+    const std::uint64_t lastIndex = wantLast ? ~t_.reduceMin(~(t_.leader() ? last : 0)) : 0;
+    t_.syncData();
+    // v, read after the loop, as the last iteration left it: that iteration's updated cells.
+    if (L.tempLiveOut && lastIndex > 0) {
+      Word* v = V.data;
+      if (cols) copyWords(v, t + (lastIndex - 1) * wpc, wpc);
+      else gatherRow(v, T, lastIndex - 1);
+      t_.syncData();
+      if (t_.leader()) S(static_cast<std::uint32_t>(R(L.temp))).rows = length;
+    }
+    if (!t_.leader()) return;
+    Header& hw = *s_.h;
+    ++hw.loopsRun;
+    hw.loopIterations += iterations;
+    if (L.form == kForall || L.form == kStepWhile) R(L.index) = 0;
+    else if (L.form == kForIf) R(L.index) = R(L.last);
+    else if (wantLast && lastIndex > 0) R(L.index) = lastIndex;
+    next.pc = L.exit;
   }
 
   Team& t_;

@@ -100,7 +100,9 @@ struct Header {
   std::uint64_t instructions;
   std::uint64_t pollsToCheck;  // backward jumps and calls until the next interrupt check
   std::uint64_t jobs;          // pending CopyJobs
-  std::uint64_t unused[3];
+  std::uint64_t loopsRun;      // parallel loops the engine ran itself, and their iterations
+  std::uint64_t loopIterations;  // (counted with kFlagStats only)
+  std::uint64_t unused;
 };
 static_assert(sizeof(Header) % 8 == 0);
 
@@ -182,6 +184,8 @@ struct FunctionInfo {
   std::int32_t resultReg;
   std::uint32_t resultKind;  // SlotKind
   std::int32_t nativeId;
+  std::uint32_t loops;  // offset into Program::loops (one entry per Function::parallelLoops)
+  std::uint32_t nLoops;
 };
 
 struct ParamInfo {
@@ -194,6 +198,23 @@ struct OwnedReg {
   std::uint32_t kind;
 };
 
+// A parallel loop as the engine sees it. The engine runs one kind of body itself, the papers'
+// column (or row) update `v := COL(i, T); v := v op x; COL(i, T) := v` with x the same in every
+// iteration (vm/interp/EngineLoops.cpp decides, from the body the
+// VM proved independent); it hands every other parallel loop to the host's executor.
+inline constexpr std::uint32_t kLoopHost = 0, kLoopColumns = 1, kLoopRows = 2;
+struct LoopInfo {
+  std::uint32_t kind;  // kLoopHost, kLoopColumns, kLoopRows
+  std::uint32_t form;  // LoopForm (vm/bytecode/Module.h)
+  std::uint32_t selector, index, first, last;  // the ParallelLoop's registers (operand encoding)
+  std::uint32_t table, update, temp;           // T, x and v of the update
+  std::uint32_t op;                            // Op::BAND, BOR or BXOR
+  std::uint32_t exit;                          // where the run goes on after the loop
+  std::uint32_t indexLiveOut;                  // the loop variable is read after the loop
+  std::uint32_t tempLiveOut;                   // v is read after the loop
+  std::uint32_t unused;
+};
+
 struct Program {
   const std::uint32_t* code = nullptr;
   const FunctionInfo* functions = nullptr;
@@ -204,6 +225,7 @@ struct Program {
   const std::uint64_t* constBits = nullptr;  // per constant: offset into constWords (words)
   const std::uint64_t* constLength = nullptr;  // per constant: length in bits (bit constants)
   const Word* constWords = nullptr;
+  const LoopInfo* loops = nullptr;
 };
 
 }  // namespace star::engine

@@ -9,12 +9,16 @@
 
 #include "core/MemoryLimit.h"
 #include "vm/backend/DeviceEngine.h"
+#include "vm/interp/EngineLoops.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/StringPool.h"
 
 namespace star {
 
 namespace {
+
+// Free handles of each kind below which a Pools stop grows the pools (tables: a quarter).
+constexpr std::size_t kPoolLow = 64;
 
 const char* reasonName(engine::StopReason r) {
   switch (r) {
@@ -86,7 +90,8 @@ bool Interpreter::deviceRuns(Op op) {
 
 void Interpreter::loadProgram(const Module& m) {
   EngineProgramImage img;
-  for (const Function& f : m.functions) {
+  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi) {
+    const Function& f = m.functions[fi];
     engine::FunctionInfo info{};
     info.code = static_cast<std::uint32_t>(img.code.size());
     info.codeSize = static_cast<std::uint32_t>(f.code.size());
@@ -98,6 +103,10 @@ void Interpreter::loadProgram(const Module& m) {
     info.resultReg = f.resultReg;
     info.resultKind = static_cast<std::uint32_t>(f.resultKind);
     info.nativeId = f.nativeId;
+    info.loops = static_cast<std::uint32_t>(img.loops.size());
+    info.nLoops = static_cast<std::uint32_t>(f.parallelLoops.size());
+    for (std::uint32_t l = 0; l < f.parallelLoops.size(); ++l)
+      img.loops.push_back(engineLoopOf(parallelBody(m, fi, l), f.parallelLoops[l]));
     img.code.insert(img.code.end(), f.code.begin(), f.code.end());
     for (const ParamInfo& p : f.params)
       img.params.push_back({static_cast<std::uint32_t>(p.kind), p.byRef ? 1u : 0u});
@@ -134,6 +143,7 @@ void Interpreter::loadProgram(const Module& m) {
 // value, so that a recursion of depth N costs O(log N) hand-overs rather than N.
 void Interpreter::growPoolsForEngine() {
   constexpr std::uint64_t kRoomBits = 256;
+  static_assert(kPoolLow <= 64, "a growth adds at least 64 bit-vector and 16 table handles");
   std::size_t ownedTables = 0;
   for (const auto& [handle, kind] : owned_) ownedTables += kind == SlotKind::Table;
   const std::size_t moreBits = std::max<std::size_t>(64, owned_.size() - ownedTables);
@@ -217,10 +227,15 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   budgetLeft_ = h.budgetLeft;
 
   engineStats_.instructions += h.instructions;
+  parallelStats_.parallel += h.loopsRun;
+  parallelStats_.iterations += h.loopIterations;
   engineStats_.launches = engine_->launches();
   engineStats_.shape = engine_->shape();
   if (h.stop < engine::kStopReasons) ++engineStats_.handedBack[h.stop];
-  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Pools);
+  // A call stops for a pool that ran dry, or for the stack, frames or owned list the engine was
+  // given (which the next hand-over enlarges anyway): only the former wants more handles.
+  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Pools) &&
+                        (freeBits_.size() < kPoolLow || freeTables_.size() < kPoolLow / 4);
   if (statsOn_)
     for (std::uint32_t op = 0; op < kOpCount; ++op) stats_.count[op] += r.opCounts[op];
 

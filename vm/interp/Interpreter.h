@@ -186,6 +186,8 @@ class Interpreter {
   ParallelStats parallelStats_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, ParallelBody> parallelBodies_;  // (function, loop)
   bool runParallel(const Module& m, const Function& fn, std::uint32_t loop, std::uint32_t pforPc);
+  // What the VM proved about loop `loopIndex` of function `fnIndex` (analysed once, then cached).
+  const ParallelBody& parallelBody(const Module& m, std::uint32_t fnIndex, std::uint32_t loopIndex);
   void poll();  // at back-edges and calls: Ctrl-C and the budget
   // The device engine (vm/interp/EngineHandoff.cpp): the state handed over and back.
   static bool deviceRuns(Op op);  // instructions worth handing to the device engine

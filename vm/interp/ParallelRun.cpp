@@ -28,16 +28,22 @@ struct PlanShapes {
 
 }  // namespace
 
+const ParallelBody& Interpreter::parallelBody(const Module& m, std::uint32_t fnIndex,
+                                              std::uint32_t loopIndex) {
+  const auto key = std::make_pair(fnIndex, loopIndex);
+  auto cached = parallelBodies_.find(key);
+  if (cached == parallelBodies_.end()) {
+    const Function& fn = m.functions[fnIndex];
+    cached = parallelBodies_.emplace(key, analyseParallelBody(m, fn, fn.parallelLoops[loopIndex])).first;
+  }
+  return cached->second;
+}
+
 bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t loopIndex,
                               std::uint32_t pforPc) {
   ParallelExecutor* executor = backend_.parallelExecutor();
   if (!executor) return false;
-  const std::uint32_t fnIndex = frames_.back().function;
-  auto key = std::make_pair(fnIndex, loopIndex);
-  auto cached = parallelBodies_.find(key);
-  if (cached == parallelBodies_.end())
-    cached = parallelBodies_.emplace(key, analyseParallelBody(m, fn, fn.parallelLoops[loopIndex])).first;
-  const ParallelBody& body = cached->second;
+  const ParallelBody& body = parallelBody(m, frames_.back().function, loopIndex);
   const ParallelLoop& loop = fn.parallelLoops[loopIndex];
   auto fallBack = [&] {
     ++parallelStats_.sequential;

@@ -1,0 +1,102 @@
+// Which parallel loops the device engine runs itself (vm/interp/EngineLoops.cpp): exactly the
+// column or row update `v := COL(i, T); v := v op x; COL(i, T) := v`, with its registers, op and
+// form recorded; every other parallel body is left to the host's executor.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/unit/support/StarTestUtil.h"
+#include "vm/interp/EngineLoops.h"
+
+namespace star {
+namespace {
+
+// The engine's view of the one parallel loop of procedure Body, compiled from `body` (statements
+// over `var T: table; x: word; s: slice; V, W: slice(T); u, y: word(T); i, a, b: integer`; names
+// are case-blind).
+engine::LoopInfo loopOf(const std::string& body, const ParallelLoop** loopOut = nullptr) {
+  static startest::TempDir dir;
+  const std::string source =
+      "program P;\nvar G: table(4, 4);\n"
+      "proc Body(var T: table; x: word; s: slice; a, b: integer);\n"
+      "var V, W: slice(T); u, y: word(T); i: integer;\nbegin\n" +
+      body + "\nend;\nbegin Body(G, ROW(1, G), COL(1, G), 1, 4) end.\n";
+  static startest::Compiled c;
+  c = startest::compileSource(dir, source, "prog.star", /*warnUnused=*/false);
+  EXPECT_TRUE(c.ok) << c.diagnostics;
+  for (const Function& f : c.module.functions) {
+    if (f.name != "Body") continue;
+    EXPECT_EQ(f.parallelLoops.size(), 1u) << body;
+    if (f.parallelLoops.size() != 1) break;
+    if (loopOut) *loopOut = &f.parallelLoops[0];
+    return engineLoopOf(analyseParallelBody(c.module, f, f.parallelLoops[0]), f.parallelLoops[0]);
+  }
+  ADD_FAILURE() << "no procedure Body";
+  return {};
+}
+
+TEST(EngineLoops, WarshallCColumnsUpdateIsTheEngines) {
+  const ParallelLoop* loop = nullptr;
+  const engine::LoopInfo info = loopOf(
+      "W := COL(1, T); i := STEP(x); while i > 0 do begin V := COL(i, T); V := V or W; "
+      "COL(i, T) := V; i := STEP(x) end",
+      &loop);
+  EXPECT_EQ(info.kind, engine::kLoopColumns);
+  EXPECT_EQ(info.form, static_cast<std::uint32_t>(LoopForm::StepWhile));
+  EXPECT_EQ(info.op, static_cast<std::uint32_t>(Op::BOR));
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(info.selector, loop->selector);
+  EXPECT_EQ(info.index, loop->index);
+  EXPECT_EQ(info.exit, loop->exit);
+  EXPECT_EQ(info.table, 0u);  // T, the first parameter
+  EXPECT_NE(info.update, info.temp);
+  EXPECT_EQ(info.tempLiveOut, 0u);
+}
+
+TEST(EngineLoops, RowsUpdateInEveryFormAndOperator) {
+  struct Case {
+    const char* body;
+    LoopForm form;
+    Op op;
+  };
+  const Case cases[] = {
+      {"forall i in s do begin u := ROW(i, T); u := u xor y; ROW(i, T) := u end", LoopForm::Forall,
+       Op::BXOR},
+      {"while SOME(s) do begin i := STEP(s); u := ROW(i, T); u := y and u; ROW(i, T) := u end",
+       LoopForm::SomeStep, Op::BAND},
+      {"for i := a to b do if s(i) = 1 then begin u := ROW(i, T); u := u or y; ROW(i, T) := u end",
+       LoopForm::ForIf, Op::BOR},
+  };
+  for (const Case& c : cases) {
+    const engine::LoopInfo info = loopOf(c.body);
+    EXPECT_EQ(info.kind, engine::kLoopRows) << c.body;
+    EXPECT_EQ(info.form, static_cast<std::uint32_t>(c.form)) << c.body;
+    EXPECT_EQ(info.op, static_cast<std::uint32_t>(c.op)) << c.body;
+  }
+}
+
+TEST(EngineLoops, VReadAfterTheLoopIsRecorded) {
+  const engine::LoopInfo info =
+      loopOf("forall i in x do begin V := COL(i, T); V := V or W; COL(i, T) := V end; W := V");
+  EXPECT_EQ(info.kind, engine::kLoopColumns);
+  EXPECT_EQ(info.tempLiveOut, 1u);
+}
+
+TEST(EngineLoops, OtherBodiesAreTheHosts) {
+  const char* bodies[] = {
+      // two updates
+      "forall i in x do begin V := COL(i, T); V := V or W; V := V and W; COL(i, T) := V end",
+      // the update with itself
+      "forall i in x do begin V := COL(i, T); V := V or V; COL(i, T) := V end",
+      // not a bitwise operator
+      "forall i in x do begin V := COL(i, T); V := not V; COL(i, T) := V end",
+      // a copy, no update
+      "forall i in x do begin V := COL(i, T); COL(i, T) := V end",
+      // the update and another statement
+      "forall i in s do begin u := ROW(i, T); u := u or y; ROW(i, T) := u; a := i end",
+  };
+  for (const char* body : bodies) EXPECT_EQ(loopOf(body).kind, engine::kLoopHost) << body;
+}
+
+}  // namespace
+}  // namespace star
