@@ -46,6 +46,7 @@ class ThreadTeam {
   }
   void syncData() {
     if (s_.blocks > 1) s_.grid.arrive_and_wait();
+    else syncBlock();
   }
   engine::Ctl* ctl() { return &s_.ctl[std::size_t{b_} * 2]; }
   bool interrupted() const { return gInterruptRequested.load(std::memory_order_relaxed); }

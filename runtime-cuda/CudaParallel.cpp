@@ -160,14 +160,15 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
     for (const auto& lo : plan.liveOut) keep = keep || (lo.bits && lo.slot == v.slot);
     dp.ops[k].fused = col ? kFuseCol : kFuseRow;
     dp.ops[k].keep = keep;
-    // The whole loop is this update, with the same x in every iteration: one pass over the table.
-    if (row && !keep && plan.ops.size() == 3 && x->source == Source::Shared) {
+    // The whole loop is this update, with the same x in every iteration: one pass over the table
+    // (which finds no last index, and counts iterations only over the whole selector).
+    const bool countable = !plan.countIterations || (plan.from == 1 && plan.to == selector.rows);
+    if (row && !keep && plan.ops.size() == 3 && x->source == Source::Shared && !plan.wantLastIndex &&
+        countable) {
       const DeviceValue& t = values_.table(get.a[1].handle);
       launchRowUpdateAll(ctx_.launch(), t.data, t.rows, t.cols, values_.at(x->handle).data,
                          selector.data, plan.from, plan.to, static_cast<std::uint8_t>(op.op));
-      if (plan.countIterations) {
-        // Counted before the selector is cleared (the whole-selector forms only).
-        if (plan.from != 1 || plan.to != selector.rows) return true;
+      if (plan.countIterations) {  // before the selector is cleared
         launchCount(ctx_.launch(), ctx_.nextResult(), selector.data, selector.words());
         outcome.iterations = ctx_.result();
       }

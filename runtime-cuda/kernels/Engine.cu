@@ -35,6 +35,7 @@ class GpuTeam {
   __device__ void syncBlock() { __syncthreads(); }
   __device__ void syncData() {
     if constexpr (kGrid) cg::this_grid().sync();
+    else __syncthreads();
   }
   __device__ engine::Ctl* ctl() { return ctl_; }
   __device__ bool interrupted() const { return *reinterpret_cast<const volatile std::uint64_t*>(host_) != 0; }

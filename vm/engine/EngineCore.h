@@ -17,8 +17,9 @@
 //   u64 rank(), size()      this thread's place in the team, and the team's size
 //   u64 blockRank(), blockSize()
 //   void syncBlock()        a barrier of this block
-//   void syncData()         bits written by any thread of the team visible to all of it (a
-//                           single block needs nothing: every step starts with a barrier)
+//   void syncData()         a barrier of the whole team: bits written by any thread visible to
+//                           all of it, and every thread done reading the state, which the
+//                           leader may then change (a shape's length, a result register)
 //   u64 reduceMin(u64), reduceSum(u64); bool reduceOr(bool)    over the team, result to all
 //   Ctl* ctl()              this block's two control slots
 //   bool interrupted()      the host asks the run to stop (read by leaders only)
