@@ -237,6 +237,7 @@ class Core {
   // (its eight loads independent of each other), so that a long row is gathered by many threads.
   STAR_HD void gatherRow(Word* D, const Shape& t, std::uint64_t k) {
     const std::uint64_t wpc = wordsForBits(t.rows), bytes = wordsForBits(t.cols) * 8;
+    if (bytes == 0) return;  // no columns: no storage either
     const Word* column = t.data + k / 64;  // word k / 64 of column 0; column j is wpc words on
     const unsigned shift = static_cast<unsigned>(k % 64);
     auto* out = reinterpret_cast<unsigned char*>(D);
