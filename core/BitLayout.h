@@ -12,6 +12,29 @@ namespace star {
 
 inline constexpr std::uint64_t kAllOnes = ~std::uint64_t{0};
 
+// Bit counts of one element, with the GPU's instructions on the device (v != 0 for the first two).
+STAR_HD int countTrailingZeros(std::uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(v)) - 1;
+#else
+  return __builtin_ctzll(v);
+#endif
+}
+STAR_HD int countLeadingZeros(std::uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __clzll(static_cast<long long>(v));
+#else
+  return __builtin_clzll(v);
+#endif
+}
+STAR_HD int popCount(std::uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(v);
+#else
+  return __builtin_popcountll(v);
+#endif
+}
+
 // Elements holding `bits` bits.
 STAR_HD constexpr std::uint64_t wordsForBits(std::uint64_t bits) { return (bits + 63) / 64; }
 

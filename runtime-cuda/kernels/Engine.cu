@@ -177,6 +177,10 @@ void launchEngineGrid(cudaStream_t stream, const EngineParams& p, unsigned block
 }
 
 unsigned engineGridBlocks(unsigned threads, std::uint64_t sharedBytes) {
+  // Asked before every grid launch, mostly with the same shape: the last answer is kept.
+  static unsigned lastThreads = 0, lastBlocks = 0;
+  static std::uint64_t lastBytes = ~std::uint64_t{0};
+  if (threads == lastThreads && sharedBytes == lastBytes) return lastBlocks;
   allowSharedRegion();
   int perSm = 0, device = 0, sms = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, engineKernel<true>, static_cast<int>(threads),
@@ -184,7 +188,10 @@ unsigned engineGridBlocks(unsigned threads, std::uint64_t sharedBytes) {
         "device engine occupancy");
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessors");
-  return static_cast<unsigned>(perSm > 0 ? perSm * sms : 0);
+  lastThreads = threads;
+  lastBytes = sharedBytes;
+  lastBlocks = static_cast<unsigned>(perSm > 0 ? perSm * sms : 0);
+  return lastBlocks;
 }
 
 }  // namespace star::cuda

@@ -260,26 +260,9 @@ class Core {
       }
     return t_.reduceMin(mine);
   }
-  STAR_HD static int countTrailingZeros(Word v) {
-#if defined(__CUDA_ARCH__)
-    return __ffsll(static_cast<long long>(v)) - 1;
-#else
-    return __builtin_ctzll(v);
-#endif
-  }
-  STAR_HD static int countLeadingZeros(Word v) {
-#if defined(__CUDA_ARCH__)
-    return __clzll(static_cast<long long>(v));
-#else
-    return __builtin_clzll(v);
-#endif
-  }
-  STAR_HD static int popCount(Word v) {
-#if defined(__CUDA_ARCH__)
-    return __popcll(v);
-#else
-    return __builtin_popcountll(v);
-#endif
+  // x op y for the bitwise instructions (BAND, BOR, BXOR).
+  STAR_HD static Word combine(Op op, Word x, Word y) {
+    return op == Op::BAND ? x & y : op == Op::BOR ? x | y : x ^ y;
   }
 
   // By-value parameters and bit-vector results, left by CALL and RET.
@@ -337,7 +320,7 @@ class Core {
     const std::uint64_t newBase = h.stackSize;
     if ((newBase + callee.numRegs) * sizeof(Word) > h.maxStack) return stop(next, StopReason::Error);
     if (newBase + callee.numRegs > h.stackCap || h.frames + 1 > h.framesCap)
-      return stop(next, StopReason::Pools);
+      return stop(next, StopReason::Room);
     // The handles the call takes from the pools, in the host's order: parameters, then owned.
     std::uint64_t needBits = 0, needTables = 0, jobs = 0;
     for (std::uint32_t i = 0; i < callee.nParams; ++i) {
@@ -353,8 +336,8 @@ class Core {
     }
     for (std::uint32_t k = 0; k < callee.nOwned; ++k)
       (p_.ownedRegs[callee.owned + k].kind == kKindTable ? needTables : needBits) += 1;
-    if (needBits > h.freeBits || needTables > h.freeTables || h.owned + needBits + needTables > h.ownedCap)
-      return stop(next, StopReason::Pools);
+    if (needBits > h.freeBits || needTables > h.freeTables) return stop(next, StopReason::Pools);
+    if (h.owned + needBits + needTables > h.ownedCap) return stop(next, StopReason::Room);
     if (jobs > kMaxCopyJobs) return stop(next, StopReason::Other);
 
     s_.frames[h.frames - 1].pc = nextPc_;
@@ -642,8 +625,7 @@ class Core {
           for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) D[w] = ~X[w] & (w + 1 == n ? tail : kAllOnes);
         } else {
           const Word* Y = S(H(2)).data;
-          for (std::uint64_t w = t_.rank(); w < n; w += t_.size())
-            D[w] = op == Op::BAND ? X[w] & Y[w] : op == Op::BOR ? X[w] | Y[w] : X[w] ^ Y[w];
+          for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) D[w] = combine(op, X[w], Y[w]);
         }
         t_.syncData();
         if (t_.leader()) S(d).rows = len;
@@ -915,7 +897,7 @@ class Core {
   // lengths that differ) hands the loop to the host, which runs it, or its sequential code, and
   // reports what that finds.
   STAR_HD void parallelLoop(Ctl& next) {
-    const Header& h = *s_.h;
+    Header& h = *s_.h;
     if (!(h.flags & kFlagParallelLoops)) return;  // the loop's sequential code follows
     const FunctionInfo& f = p_.functions[fn_];
     if (a_[0] >= f.nLoops) return stop(next, StopReason::Loop);
@@ -959,13 +941,13 @@ class Core {
           const std::uint64_t bit = k / wpc, w = k % wpc;
           if (!((m >> bit) & 1)) continue;
           Word& c = t[(q * 64 + bit) * wpc + w];
-          c = op == Op::BAND ? c & x[w] : op == Op::BOR ? c | x[w] : c ^ x[w];
+          c = combine(op, c, x[w]);
         }
       } else {  // rows: word q of every column j holds the word's iterations' cells of column j
         for (std::uint64_t j = t_.blockRank(); j < T.cols; j += t_.blockSize()) {
-          const bool xj = (x[j / 64] >> (j % 64)) & 1;
+          const Word xj = ((x[j / 64] >> (j % 64)) & 1) ? kAllOnes : 0;  // bit j of x, in every row
           Word& c = t[j * wpc + q];
-          c = op == Op::BAND ? (xj ? c : c & ~m) : op == Op::BOR ? (xj ? c | m : c) : (xj ? c ^ m : c);
+          c = (c & ~m) | (combine(op, c, xj) & m);
         }
       }
       count += static_cast<std::uint64_t>(popCount(m));
@@ -992,9 +974,8 @@ class Core {
       if (t_.leader()) S(static_cast<std::uint32_t>(R(L.temp))).rows = length;
     }
     if (!t_.leader()) return;
-    Header& hw = *s_.h;
-    ++hw.loopsRun;
-    hw.loopIterations += iterations;
+    ++h.loopsRun;
+    h.loopIterations += iterations;
     if (L.form == kForall || L.form == kStepWhile) R(L.index) = 0;
     else if (L.form == kForIf) R(L.index) = R(L.last);
     else if (wantLast && lastIndex > 0) R(L.index) = lastIndex;

@@ -29,8 +29,10 @@ enum class StopReason : std::uint32_t {
   Native,   // a native procedure without a device entry
   Error,    // the instruction fails: the host reports the error, as it would have
   Storage,  // a value must grow beyond the room it has
-  Pools,    // a call finds the handle pools, the engine's stack, frames or owned list exhausted:
-            // the host grows them (growing them for any other stop would only add handles)
+  Pools,    // a call finds the handle pools exhausted: the host grows them (growing them for any
+            // other stop would only add handles)
+  Room,     // a call finds the room the engine was given for its stack, frames or owned handles
+            // used up: the host makes the call, and the next hand-over gives more
   Loop,     // a parallel loop the engine leaves to the host's executor
   Math,     // EXP, LN, SIN, COS, ARCTAN, POWER: the host's libm, for identical output
   Poll,     // an interrupt (Ctrl-C), or the run's budget

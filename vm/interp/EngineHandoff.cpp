@@ -17,9 +17,6 @@ namespace star {
 
 namespace {
 
-// Free handles of each kind below which a Pools stop grows the pools (tables: a quarter).
-constexpr std::size_t kPoolLow = 64;
-
 const char* reasonName(engine::StopReason r) {
   switch (r) {
     case engine::StopReason::Output: return "output";
@@ -28,7 +25,8 @@ const char* reasonName(engine::StopReason r) {
     case engine::StopReason::Native: return "native procedures";
     case engine::StopReason::Error: return "run-time errors";
     case engine::StopReason::Storage: return "growing values";
-    case engine::StopReason::Pools: return "growing handle pools and stack";
+    case engine::StopReason::Pools: return "growing handle pools";
+    case engine::StopReason::Room: return "stack room";
     case engine::StopReason::Loop: return "parallel loops";
     case engine::StopReason::Math: return "EXP/LN/SIN/COS/ARCTAN/POWER";
     case engine::StopReason::Poll: return "interrupt or budget";
@@ -143,7 +141,6 @@ void Interpreter::loadProgram(const Module& m) {
 // value, so that a recursion of depth N costs O(log N) hand-overs rather than N.
 void Interpreter::growPoolsForEngine() {
   constexpr std::uint64_t kRoomBits = 256;
-  static_assert(kPoolLow <= 64, "a growth adds at least 64 bit-vector and 16 table handles");
   std::size_t ownedTables = 0;
   for (const auto& [handle, kind] : owned_) ownedTables += kind == SlotKind::Table;
   const std::size_t moreBits = std::max<std::size_t>(64, owned_.size() - ownedTables);
@@ -232,10 +229,7 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   engineStats_.launches = engine_->launches();
   engineStats_.shape = engine_->shape();
   if (h.stop < engine::kStopReasons) ++engineStats_.handedBack[h.stop];
-  // A call stops for a pool that ran dry, or for the stack, frames or owned list the engine was
-  // given (which the next hand-over enlarges anyway): only the former wants more handles.
-  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Pools) &&
-                        (freeBits_.size() < kPoolLow || freeTables_.size() < kPoolLow / 4);
+  engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Pools);
   if (statsOn_)
     for (std::uint32_t op = 0; op < kOpCount; ++op) stats_.count[op] += r.opCounts[op];
 
