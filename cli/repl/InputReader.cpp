@@ -30,6 +30,7 @@ InputReader::NameSource* gNames = nullptr;
 std::vector<std::string> gMatches;
 std::size_t gNextMatch = 0;
 volatile sig_atomic_t gLineInterrupted = 0;
+constexpr int kCtrlD = 4;
 
 pthread_t gReaderThread;
 
@@ -105,6 +106,10 @@ int readCharacter(FILE* in) {
     }
   };
   int c = readByte();
+  // A Ctrl-D typed while a command still ran reached the terminal in its cooked mode, where it
+  // ends the line; the switch back to libedit's raw mode turns that mark into a NUL byte. Read it
+  // as the Ctrl-D it was (end of input on an empty line), not as libedit's set-mark key.
+  if (c == 0) return kCtrlD;
   if (c < 0x80) return c;
   int extra = (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 0;
   int cp = extra == 1 ? (c & 0x1F) : extra == 2 ? (c & 0x0F) : (c & 0x07);

@@ -8,6 +8,7 @@ usage: pty_test.py STAR [BACKEND [ENGINE]] exit status 0 pass, 1 fail, 77 skippe
 import os
 import sys
 import tempfile
+import termios
 import time
 
 try:
@@ -161,6 +162,25 @@ def default_history_file(star, backend, home):
         raise AssertionError("no history in " + path)
 
 
+def typeahead_eof(star, backend, home, history):
+    # A Ctrl-D typed while a command still runs ends the session once the command is done (the
+    # terminal is in cooked mode then: the key arrives as an end-of-line mark, not as a byte).
+    c = spawn(star, backend, home, history)
+    c.expect_exact(PROMPT)
+    c.sendline("var i: integer; begin writeln('running'); i := 0; "
+               "while i < 1000000 do i := i + 1; writeln(i) end")
+    # Wait until the command runs: libedit has handed the terminal back in cooked mode.
+    deadline = time.time() + 20
+    while not termios.tcgetattr(c.child_fd)[3] & termios.ICANON and time.time() < deadline:
+        time.sleep(0.001)
+    c.sendeof()
+    c.expect(r"\r\nrunning\r\n1000000\r\n", timeout=120)
+    c.expect(pexpect.EOF)
+    c.close()
+    if c.exitstatus != 0:
+        raise AssertionError("exit status %r after a typed-ahead Ctrl-D" % c.exitstatus)
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -171,7 +191,7 @@ def main():
         ENGINE.append("--engine=" + sys.argv[3])
     with tempfile.TemporaryDirectory() as home:
         history = os.path.join(home, "history")
-        for test in (session_one, session_two):
+        for test in (session_one, session_two, typeahead_eof):
             print("\n=== " + test.__name__)
             test(star, backend, home, history)
         print("\n=== default_history_file")
