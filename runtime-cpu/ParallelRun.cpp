@@ -33,12 +33,10 @@ class Chunk {
         scalars_(n * plan.scalarSlots, 0), pc_(n, 0),
         lastScalarWriter_(plan.scalarSlots, -1), lastBitsWriter_(plan.bitsSlotLength.size(), -1) {
     bitsBase_.resize(plan.bitsSlotLength.size());
-    std::uint64_t total = 0;
     for (std::size_t s = 0; s < plan.bitsSlotLength.size(); ++s) {
-      bitsBase_[s] = total;
-      total += n * wordsForBits(plan.bitsSlotLength[s]);
+      bitsBase_[s] = bitsTotal_;
+      bitsTotal_ += n * wordsForBits(plan.bitsSlotLength[s]);
     }
-    bits_.assign(total, 0);
   }
 
   // Runs every instruction for every iteration of the chunk; returns the position of the first
@@ -118,10 +116,12 @@ class Chunk {
         }
       return true;
     }
+    const bool sharedX = x->source == Source::Shared;
+    const Bits xShared = sharedX ? b(*x, active.front()) : Bits{nullptr, 0};
     for (std::size_t p : active) {
       const std::int64_t at = index_[p];
       if (!inRange(p, k, at, col ? cols : rows)) continue;
-      Bits xs = b(*x, p);
+      const Bits xs = sharedX ? xShared : b(*x, p);
       if (col) {
         Word* c = words + static_cast<std::uint64_t>(at - 1) * wpc;
         if (op.op == Op::BOR) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= xs.w[w];
@@ -154,6 +154,9 @@ class Chunk {
   std::int64_t lastBitsWriter(std::uint32_t slot) const { return lastBitsWriter_[slot]; }
   std::uint64_t scalar(std::size_t p, std::uint32_t slot) const { return scalars_[p * plan_.scalarSlots + slot]; }
   Bits privateBits(std::size_t p, std::uint32_t slot) {
+    // Allocated (zeroed) on first use: a fused update that keeps no v never needs them, and a
+    // pass is short enough that zeroing n private columns would cost as much as the pass.
+    if (bits_.empty() && bitsTotal_ > 0) bits_.assign(bitsTotal_, 0);
     std::uint64_t len = plan_.bitsSlotLength[slot];
     return {bits_.data() + bitsBase_[slot] + p * wordsForBits(len), len};
   }
@@ -429,6 +432,7 @@ class Chunk {
   std::size_t n_;
   std::vector<std::uint64_t> scalars_;
   std::vector<Word> bits_;
+  std::uint64_t bitsTotal_ = 0;
   std::vector<std::uint64_t> bitsBase_;
   std::vector<std::uint32_t> pc_;
   std::vector<std::int64_t> lastScalarWriter_, lastBitsWriter_;
@@ -441,14 +445,21 @@ class Chunk {
 bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome, Storage& storage) {
   // The iterations, in increasing order.
   std::vector<std::int64_t> index;
-  if (plan.first > 0) index.push_back(plan.first);
   const Word* sel = storage.wordsOf(plan.selector);
-  for (std::uint64_t i = plan.from; i <= plan.to; ++i) {
-    std::uint64_t bit = i - 1;
-    if (((sel[bit / 64] >> (bit % 64)) & 1) && static_cast<std::int64_t>(i) != plan.first)
-      index.push_back(static_cast<std::int64_t>(i));
+  if (plan.from >= 1 && plan.from <= plan.to) {
+    // The selector's 1s in [from, to], a word at a time.
+    const std::uint64_t lo = plan.from - 1, hi = plan.to - 1;  // bit positions
+    for (std::uint64_t q = lo / 64; q <= hi / 64; ++q) {
+      Word w = sel[q];
+      if (q == lo / 64) w &= ~Word{0} << (lo % 64);
+      if (q == hi / 64 && hi % 64 != 63) w &= (Word{1} << (hi % 64 + 1)) - 1;
+      for (; w; w &= w - 1) index.push_back(static_cast<std::int64_t>(q * 64 + countTrailingZeros(w) + 1));
+    }
   }
-  std::sort(index.begin(), index.end());
+  if (plan.first > 0) {  // the index STEP took before the loop (not in the selector any more)
+    auto at = std::lower_bound(index.begin(), index.end(), plan.first);
+    if (at == index.end() || *at != plan.first) index.insert(at, plan.first);
+  }
   outcome.iterations = index.size();
   outcome.lastIndex = index.empty() ? 0 : index.back();
   outcome.liveOutScalars.assign(plan.liveOut.size(), 0);
