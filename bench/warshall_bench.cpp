@@ -1,10 +1,11 @@
-// WARSHALL_C (the paper's Listing 2, pure Star, driven from the host VM) against a plain C++
+// WARSHALL_C (the paper's Listing 2, pure Star, driven from the host VM; --listing=1: WARSHALL,
+// Listing 1, which works on rows) against a plain C++
 // bitset Warshall on the CPU, in the same run, on the same sparse random digraphs (about 2 arcs
 // per vertex). Prints a Markdown table for bench/RESULTS.md.
 // With a GPU, the papers' own adaptation (one kernel per k, bench/PaperWarshallAdapt.cu) runs on
 // the same graph in the same run, as the peer.
 //   usage: warshall_bench [--backend=cpu|cuda] [--engine=host|device] [--no-parallel-loops]
-//                         [n ...]   (default cpu, host, parallel loops on, 1000 2000)
+//                         [--listing=1|2] [n ...]   (default cpu, host, on, 2, 1000 2000)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -51,11 +52,13 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes;
   std::string backendName = "cpu", engineName = "host";
   bool parallelLoops = true;
+  std::string listing = "2";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--backend=", 0) == 0) backendName = a.substr(10);
     else if (a.rfind("--engine=", 0) == 0) engineName = a.substr(9);
     else if (a == "--no-parallel-loops") parallelLoops = false;
+    else if (a == "--listing=1" || a == "--listing=2") listing = a.substr(10);
     else sizes.push_back(std::strtoull(argv[i], nullptr, 10));
   }
   if (sizes.empty()) sizes = {1000, 2000};
@@ -66,7 +69,8 @@ int main(int argc, char** argv) {
     std::string path = STAR_SOURCE_DIR "/bench/" + name;
     return std::filesystem::exists(path) ? path : "bench/" + name;
   };
-  if (!c.compileFile(benchFile("warshall_c.star"))) return 1;
+  const char* procedure = listing == "1" ? "WARSHALL" : "WARSHALL_C";
+  if (!c.compileFile(benchFile(listing == "1" ? "warshall.star" : "warshall_c.star"))) return 1;
   Module module = c.takeModule();
   // The table file I/O (LOAD, SAVE) is timed on its own and subtracted: the peer has none.
   Compilation io(std::cerr, CompileOptions{});
@@ -86,10 +90,11 @@ int main(int argc, char** argv) {
   };
   {
     auto probe = makeBackend();
-    std::printf("WARSHALL_C on backend %s (%s), %s engine, parallel loops %s\n\n", probe->name().c_str(),
+    std::printf("%s on backend %s (%s), %s engine, parallel loops %s\n\n", procedure, probe->name().c_str(),
                 probe->device().c_str(), engineName.c_str(), parallelLoops ? "on" : "off");
   }
-  std::printf("| n | arcs | 1s in closure (j) | C++ bitset Warshall, CPU (s) | WARSHALL_C on the VM, without file I/O (s) | ratio | time per inner iteration (us) | papers' kernel per k, this GPU (s) | WARSHALL_C / kernel per k |\n");
+  std::printf("| n | arcs | 1s in closure (j) | C++ bitset Warshall, CPU (s) | %s on the VM, without file I/O (s) | ratio | time per inner iteration (us) | papers' kernel per k, this GPU (s) | %s / kernel per k |\n",
+              procedure, procedure);
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (std::uint64_t n : sizes) {
     TableData g = bench::randomDigraph(n, 2.0, 42 + n);
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
           }
     }
 #endif
-    // The inner loop of WARSHALL_C runs once per (k, i) with P(k, i) = 1 when row k is read:
+    // The inner loop runs once per (k, i) with P(k, i) = 1 when row k (column k) is read:
     // j, the number of 1s of the closure (docs/PAPERS.md §1), bounds it.
     std::printf("| %llu | %llu | %llu | %.4f | %.4f | %.2fx | %.3f |", (unsigned long long)n,
                 (unsigned long long)arcs, (unsigned long long)ones, cpp, star, star / cpp,

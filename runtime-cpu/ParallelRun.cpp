@@ -8,6 +8,7 @@
 
 #include "core/BitLayout.h"
 #include "core/HostFloat.h"
+#include "vm/backend/FusedUpdate.h"
 
 namespace star::cpu {
 namespace {
@@ -43,9 +44,6 @@ class Chunk {
   // failing iteration (n when none).
   std::size_t run() {
     const std::uint32_t end = static_cast<std::uint32_t>(plan_.ops.size());
-    std::vector<std::uint8_t> isTarget(end + 1, 0);
-    for (const PlanOp& op : plan_.ops)
-      if (op.op == Op::JMP || op.op == Op::JMPF || op.op == Op::JMPT) isTarget[op.target] = 1;
     std::vector<std::size_t> active;
     active.reserve(n_);
     for (std::uint32_t k = 0; k < end; ++k) {
@@ -53,8 +51,10 @@ class Chunk {
       for (std::size_t p = 0; p < n_; ++p)
         if (pc_[p] == k) active.push_back(p);
       if (active.empty()) continue;
-      if (k + 2 < end && !isTarget[k + 1] && !isTarget[k + 2] && fusedUpdate(k, active)) {
-        for (std::size_t p : active) pc_[p] = k + 3;
+      if (auto update = fusedUpdateAt(plan_, k)) {
+        fusedUpdate(*update, k, active);
+        for (std::size_t p : active)
+          if (pc_[p] == k) pc_[p] = k + 3;  // (an out-of-range iteration has stopped)
         k += 2;
         continue;
       }
@@ -65,28 +65,13 @@ class Chunk {
     return faultPos_;
   }
 
-  // `v := COL(i, T); v := v op x; COL(i, T) := v` (or with ROW): one pass over the column (row)
-  // in place, the way the papers' hand-written kernel does it. v's value is kept when a later
-  // instruction or the code after the loop reads it.
-  bool fusedUpdate(std::uint32_t k, const std::vector<std::size_t>& active) {
-    const PlanOp &get = plan_.ops[k], &op = plan_.ops[k + 1], &set = plan_.ops[k + 2];
-    const bool col = get.op == Op::TGETCOL && set.op == Op::TSETCOL;
-    const bool row = get.op == Op::TGETROW && set.op == Op::TSETROW;
-    if (!(col || row) || !(op.op == Op::BOR || op.op == Op::BAND || op.op == Op::BXOR)) return false;
-    const PlanOperand& v = get.a[0];
-    auto same = [](const PlanOperand& x, const PlanOperand& y) {
-      return x.source == y.source && x.slot == y.slot && x.handle == y.handle && x.value == y.value;
-    };
-    if (v.source != Source::Private || get.a[2].source != Source::Index || set.a[1].source != Source::Index ||
-        get.a[1].handle != set.a[0].handle || !same(set.a[2], v) || !same(op.a[0], v))
-      return false;
-    const PlanOperand* x = same(op.a[1], v) ? &op.a[2] : same(op.a[2], v) ? &op.a[1] : nullptr;
-    if (!x || same(*x, v)) return false;
-    bool keep = false;  // v read later in the body, or needed after the loop
-    for (std::size_t j = k + 3; j < plan_.ops.size() && !keep; ++j)
-      for (const PlanOperand& o : plan_.ops[j].a) keep = keep || same(o, v);
-    for (const auto& lo : plan_.liveOut) keep = keep || (lo.bits && lo.slot == v.slot);
-    const Handle t = get.a[1].handle;
+  // The papers' update (vm/backend/FusedUpdate.h): one pass over the column (row) in place, the
+  // way the papers' hand-written kernel does it. v's value is kept when a later instruction or
+  // the code after the loop reads it.
+  void fusedUpdate(const FusedUpdate& u, std::uint32_t k, const std::vector<std::size_t>& active) {
+    const bool col = u.columns, row = !u.columns, keep = u.keep;
+    const PlanOperand &v = *u.v, *x = u.x;
+    const Handle t = u.table;
     const std::uint64_t rows = storage_.rowsOf(t), cols = storage_.colsOf(t), wpc = wordsForBits(rows);
     Word* words = storage_.wordsOf(t);
     if (row && x->source == Source::Shared) {
@@ -101,9 +86,9 @@ class Chunk {
       for (std::uint64_t j = 0; j < cols; ++j) {
         Word* c = words + j * wpc;
         bool bit = (xs.w[j / 64] >> (j % 64)) & 1;
-        if (op.op == Op::BOR && bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= mask[w];
-        else if (op.op == Op::BAND && !bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] &= ~mask[w];
-        else if (op.op == Op::BXOR && bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] ^= mask[w];
+        if (u.op == Op::BOR && bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= mask[w];
+        else if (u.op == Op::BAND && !bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] &= ~mask[w];
+        else if (u.op == Op::BXOR && bit) for (std::uint64_t w = 0; w < wpc; ++w) c[w] ^= mask[w];
       }
       if (keep)
         for (std::size_t p : active) {
@@ -114,7 +99,7 @@ class Chunk {
           for (std::uint64_t j = 0; j < cols; ++j)
             if ((words[j * wpc + q] >> (r % 64)) & 1) d.w[j / 64] |= Word{1} << (j % 64);
         }
-      return true;
+      return;
     }
     const bool sharedX = x->source == Source::Shared;
     const Bits xShared = sharedX ? b(*x, active.front()) : Bits{nullptr, 0};
@@ -124,8 +109,8 @@ class Chunk {
       const Bits xs = sharedX ? xShared : b(*x, p);
       if (col) {
         Word* c = words + static_cast<std::uint64_t>(at - 1) * wpc;
-        if (op.op == Op::BOR) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= xs.w[w];
-        else if (op.op == Op::BAND) for (std::uint64_t w = 0; w < wpc; ++w) c[w] &= xs.w[w];
+        if (u.op == Op::BOR) for (std::uint64_t w = 0; w < wpc; ++w) c[w] |= xs.w[w];
+        else if (u.op == Op::BAND) for (std::uint64_t w = 0; w < wpc; ++w) c[w] &= xs.w[w];
         else for (std::uint64_t w = 0; w < wpc; ++w) c[w] ^= xs.w[w];
         if (keep) std::copy_n(c, wpc, written(v, p).w);
       } else {
@@ -135,7 +120,7 @@ class Chunk {
           Word bit = (xs.w[j / 64] >> (j % 64)) & 1;
           Word& w = words[j * wpc + q];
           Word mine = (w >> shift) & 1;
-          Word result = op.op == Op::BOR ? (mine | bit) : op.op == Op::BAND ? (mine & bit) : (mine ^ bit);
+          Word result = u.op == Op::BOR ? (mine | bit) : u.op == Op::BAND ? (mine & bit) : (mine ^ bit);
           w = (w & ~(Word{1} << shift)) | (result << shift);
         }
         if (keep) {
@@ -146,7 +131,6 @@ class Chunk {
         }
       }
     }
-    return true;
   }
 
   const ParallelFault& fault() const { return fault_; }

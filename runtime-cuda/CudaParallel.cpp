@@ -9,6 +9,7 @@
 #include "runtime-cuda/kernels/Elementwise.h"
 #include "runtime-cuda/kernels/ParallelLoop.h"
 #include "runtime-cuda/kernels/Search.h"
+#include "vm/backend/FusedUpdate.h"
 
 namespace star::cuda {
 namespace {
@@ -21,10 +22,6 @@ constexpr ParallelState kIdleState = [] {
   s.faultIteration = ~0ull;
   return s;
 }();
-
-bool same(const PlanOperand& x, const PlanOperand& y) {
-  return x.source == y.source && x.slot == y.slot && x.handle == y.handle && x.value == y.value;
-}
 
 bool canFault(Op op) {
   switch (op) {
@@ -88,9 +85,6 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
   dp.nOps = static_cast<std::uint32_t>(plan.ops.size());
   dp.scalarSlots = plan.scalarSlots;
   dp.bitsSlots = static_cast<std::uint32_t>(plan.bitsSlotLength.size());
-  std::vector<std::uint8_t> isTarget(plan.ops.size() + 1, 0);
-  for (const PlanOp& op : plan.ops)
-    if (op.op == Op::JMP || op.op == Op::JMPF || op.op == Op::JMPT) isTarget[op.target] = 1;
   bool mayFault = false;
   for (std::size_t k = 0; k < plan.ops.size(); ++k) {
     const PlanOp& po = plan.ops[k];
@@ -142,22 +136,10 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
   }
   // `v := COL(i, T); v := v op x; COL(i, T) := v` (or with ROW) as one in-place update.
   for (std::size_t k = 0; k + 2 < plan.ops.size(); ++k) {
-    const PlanOp &get = plan.ops[k], &op = plan.ops[k + 1], &set = plan.ops[k + 2];
-    const bool col = get.op == Op::TGETCOL && set.op == Op::TSETCOL;
-    const bool row = get.op == Op::TGETROW && set.op == Op::TSETROW;
-    if (!(col || row) || !(op.op == Op::BOR || op.op == Op::BAND || op.op == Op::BXOR)) continue;
-    if (isTarget[k + 1] || isTarget[k + 2] || dp.ops[k].checked || dp.ops[k + 2].checked) continue;
-    const PlanOperand& v = get.a[0];
-    if (v.source != Source::Private || get.a[2].source != Source::Index ||
-        set.a[1].source != Source::Index || get.a[1].handle != set.a[0].handle || !same(set.a[2], v) ||
-        !same(op.a[0], v))
-      continue;
-    const PlanOperand* x = same(op.a[1], v) ? &op.a[2] : same(op.a[2], v) ? &op.a[1] : nullptr;
-    if (!x || same(*x, v)) continue;
-    bool keep = false;
-    for (std::size_t j = k + 3; j < plan.ops.size() && !keep; ++j)
-      for (const PlanOperand& o : plan.ops[j].a) keep = keep || same(o, v);
-    for (const auto& lo : plan.liveOut) keep = keep || (lo.bits && lo.slot == v.slot);
+    const auto update = fusedUpdateAt(plan, k);
+    if (!update || dp.ops[k].checked || dp.ops[k + 2].checked) continue;
+    const bool col = update->columns, row = !update->columns, keep = update->keep;
+    const PlanOperand* x = update->x;
     dp.ops[k].fused = col ? kFuseCol : kFuseRow;
     dp.ops[k].keep = keep;
     // The whole loop is this update, with the same x in every iteration: one pass over the table
@@ -165,9 +147,9 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
     const bool countable = !plan.countIterations || (plan.from == 1 && plan.to == selector.rows);
     if (row && !keep && plan.ops.size() == 3 && x->source == Source::Shared && !plan.wantLastIndex &&
         countable) {
-      const DeviceValue& t = values_.table(get.a[1].handle);
+      const DeviceValue& t = values_.table(update->table);
       launchRowUpdateAll(ctx_.launch(), t.data, t.rows, t.cols, values_.at(x->handle).data,
-                         selector.data, plan.from, plan.to, static_cast<std::uint8_t>(op.op));
+                         selector.data, plan.from, plan.to, static_cast<std::uint8_t>(update->op));
       if (plan.countIterations) {  // before the selector is cleared
         launchCount(ctx_.launch(), ctx_.nextResult(), selector.data, selector.words());
         outcome.iterations = ctx_.result();

@@ -1,11 +1,13 @@
 // Which parallel loops the device engine runs itself (vm/interp/EngineLoops.cpp): exactly the
 // column or row update `v := COL(i, T); v := v op x; COL(i, T) := v`, with its registers, op and
-// form recorded; every other parallel body is left to the host's executor.
+// form recorded; every other parallel body is left to the host's executor. And the same update
+// as the host executors find it in a plan (vm/backend/FusedUpdate.h).
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "tests/unit/support/StarTestUtil.h"
+#include "vm/backend/FusedUpdate.h"
 #include "vm/interp/EngineLoops.h"
 
 namespace star {
@@ -96,6 +98,78 @@ TEST(EngineLoops, OtherBodiesAreTheHosts) {
       "forall i in s do begin u := ROW(i, T); u := u or y; ROW(i, T) := u; a := i end",
   };
   for (const char* body : bodies) EXPECT_EQ(loopOf(body).kind, engine::kLoopHost) << body;
+}
+
+
+// The backends' executors fuse the same update in a plan (vm/backend/FusedUpdate.h).
+namespace plans {
+
+PlanOperand priv(std::uint32_t slot) { return {Source::Private, slot, kNoHandle, 0}; }
+PlanOperand shared(Handle h) { return {Source::Shared, 0, h, 0}; }
+PlanOperand index() { return {Source::Index, 0, kNoHandle, 0}; }
+
+// v := COL(i, T); v := v op x; COL(i, T) := v, with T = handle 7 and x = handle 9.
+ParallelPlan columnUpdate(Op op = Op::BOR) {
+  ParallelPlan p;
+  p.ops.push_back({Op::TGETCOL, 0, {priv(0), shared(7), index(), {}}, 0});
+  p.ops.push_back({op, 1, {priv(0), priv(0), shared(9), {}}, 0});
+  p.ops.push_back({Op::TSETCOL, 2, {shared(7), index(), priv(0), {}}, 0});
+  p.bitsSlotLength = {4};
+  return p;
+}
+
+}  // namespace plans
+
+TEST(FusedUpdate, FindsTheColumnUpdateAndItsOperands) {
+  ParallelPlan p = plans::columnUpdate(Op::BXOR);
+  auto u = fusedUpdateAt(p, 0);
+  ASSERT_TRUE(u.has_value());
+  EXPECT_TRUE(u->columns);
+  EXPECT_EQ(u->op, Op::BXOR);
+  EXPECT_EQ(u->table, 7u);
+  EXPECT_EQ(u->x->handle, 9u);
+  EXPECT_FALSE(u->keep);
+  EXPECT_FALSE(fusedUpdateAt(p, 1).has_value());  // not at the start of the three
+  // x on the left of op is the same update.
+  std::swap(p.ops[1].a[1], p.ops[1].a[2]);
+  ASSERT_TRUE(fusedUpdateAt(p, 0).has_value());
+  EXPECT_EQ(fusedUpdateAt(p, 0)->x->handle, 9u);
+}
+
+TEST(FusedUpdate, KeepsVWhenReadLaterOrAfterTheLoop) {
+  ParallelPlan p = plans::columnUpdate();
+  p.ops.push_back({Op::BNUMB, 3, {{Source::Private, 1, kNoHandle, 0}, plans::priv(0), {}, {}}, 0});
+  EXPECT_TRUE(fusedUpdateAt(p, 0)->keep);
+  ParallelPlan q = plans::columnUpdate();
+  q.liveOut.push_back({true, 0, 5});
+  EXPECT_TRUE(fusedUpdateAt(q, 0)->keep);
+}
+
+TEST(FusedUpdate, RejectsWhatIsNotTheUpdate) {
+  ParallelPlan other = plans::columnUpdate(Op::BAND);
+  other.ops[1].op = Op::BCOPY;  // not AND, OR or XOR
+  EXPECT_FALSE(fusedUpdateAt(other, 0).has_value());
+  ParallelPlan mixed = plans::columnUpdate();
+  mixed.ops[2].op = Op::TSETROW;  // COL read, ROW written
+  EXPECT_FALSE(fusedUpdateAt(mixed, 0).has_value());
+  ParallelPlan twoTables = plans::columnUpdate();
+  twoTables.ops[2].a[0] = plans::shared(8);
+  EXPECT_FALSE(fusedUpdateAt(twoTables, 0).has_value());
+  ParallelPlan selfOp = plans::columnUpdate();
+  selfOp.ops[1].a[2] = plans::priv(0);  // v op v
+  EXPECT_FALSE(fusedUpdateAt(selfOp, 0).has_value());
+  ParallelPlan sharedIndex = plans::columnUpdate();
+  sharedIndex.ops[0].a[2] = {Source::None, 0, kNoHandle, 2};  // COL(2, T), not COL(i, T)
+  EXPECT_FALSE(fusedUpdateAt(sharedIndex, 0).has_value());
+  // A jump into the middle of the three: some iterations would run only part of it.
+  ParallelPlan jumpIn;
+  jumpIn.ops.push_back({Op::JMPF, 0, {plans::priv(1), {}, {}, {}}, 4});  // past the three
+  for (const PlanOp& o : plans::columnUpdate().ops) jumpIn.ops.push_back(o);
+  EXPECT_TRUE(fusedUpdateAt(jumpIn, 1).has_value());
+  for (std::uint32_t inside : {2u, 3u}) {
+    jumpIn.ops[0].target = inside;
+    EXPECT_FALSE(fusedUpdateAt(jumpIn, 1).has_value()) << inside;
+  }
 }
 
 }  // namespace
