@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Assembles BUILD/dist (BUILD = build-gpu unless given): the GPU build's binaries (star, the
 # benchmarks, every unit test binary tests/unit/*_test) plus the shared libraries and test tools a
-# bare GPU machine lacks (the ANTLR runtime, lit, FileCheck), to carry to the device machine,
+# bare GPU machine lacks (the ANTLR runtime, lit, FileCheck, pexpect), to carry to the device machine,
 # packed into BUILD/dist/bundle.tar.xz: every binary that links the CUDA backend holds its kernels
 # (several MB), and packed with a dictionary larger than a binary they travel about once, well
 # inside the device tool's 64 MiB. scripts/device-tests.sh unpacks it there (into bin/, lib/,
@@ -35,6 +35,13 @@ done
 # The standard library where an installed star looks for it: beside bin/, in share/star/stdlib.
 mkdir -p "$dist/share/star" && cp -r stdlib "$dist/share/star/stdlib"
 cp -r /usr/lib/llvm-14/build/utils/lit "$dist/tools/lit"
+# pexpect (and ptyprocess, which it needs) for the REPL's pty test: pure Python, copied from this
+# machine's Debian packages; scripts/device-tests.sh puts tools/python on PYTHONPATH.
+mkdir -p "$dist/tools/python"
+for module in pexpect ptyprocess; do
+  dir=$(python3 -c "import os, $module; print(os.path.dirname($module.__file__))" 2>/dev/null) &&
+    cp -r "$dir" "$dist/tools/python/"
+done
 find "$dist/tools/lit" -name __pycache__ -prune -exec rm -rf {} +
 du -sh "$dist"
 (cd "$dist" && tar -cf - bin lib tools share | xz -9 -T1 > bundle.tar.xz && rm -rf bin lib tools share)

@@ -4,12 +4,13 @@
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
 #   scripts/device-tests.sh [unit] [oracles] [lang] [compare] [sanitize] [bench] [sssp] [engine]
-#                           [enginecheck] [enginebench] [difftest] [unpack]
+#                           [enginecheck] [enginebench] [loops] [difftest] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
 # enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
 # compute-sanitizer on the engine);
 # enginebench: Star programs on the CPU backend, the host engine and the device engine;
+# loops: the papers' WARSHALL and WARSHALL_C with and without parallel loops, on every engine;
 # difftest: random programs, CPU against CUDA ($STAR_DIFF_COUNT from $STAR_DIFF_START, at most
 # $STAR_DIFF_SECONDS);
 # `unpack` alone only unpacks the bundle, for commands of one's own).
@@ -23,6 +24,7 @@ if [ -f "$D/bundle.tar.xz" ] && [ ! -d "$D/bin" ]; then
 fi
 [ "$*" = unpack ] && exit 0
 export LD_LIBRARY_PATH=$D/lib:${LD_LIBRARY_PATH:-}
+export PYTHONPATH=$D/tools/python${PYTHONPATH:+:$PYTHONPATH}  # pexpect, for the pty test
 # The unit tests read stdlib/ and examples/ from here, not from the tree they were built in.
 export STAR_SOURCE_DIR=$PWD
 # star finds its standard library beside itself (../share/star/stdlib, in the bundle); the unit
@@ -163,6 +165,23 @@ if want enginebench; then
     "$D/bin/sssp_grid_bench" --backend=cuda --engine=host --budget=5 --bgl-side=0 32 100
   } > "$OUT/bench-sssp-engines.md" 2>&1
   note "sssp_grid_bench across engines written"
+fi
+if want loops; then
+  # The papers' two listings (WARSHALL works on rows, WARSHALL_C on columns) with and without
+  # parallel loops: the CPU backend and both engines of the CUDA backend. Without parallel loops
+  # the GPU runs only n = 500 (every inner iteration is a round trip or a team step).
+  {
+    for l in 2 1; do
+      timeout 60 "$D/bin/warshall_bench" --listing=$l --backend=cpu 1000 2000
+      timeout 60 "$D/bin/warshall_bench" --listing=$l --backend=cpu --no-parallel-loops 1000 2000
+      timeout 60 "$D/bin/warshall_bench" --listing=$l --backend=cuda --engine=host 1000 2000 5000
+      timeout 60 "$D/bin/warshall_bench" --listing=$l --backend=cuda --engine=device 1000 2000 5000
+      for e in host device; do
+        timeout 20 "$D/bin/warshall_bench" --listing=$l --backend=cuda --engine=$e --no-parallel-loops 500
+      done
+    done
+  } > "$OUT/bench-loops.md" 2>&1
+  note "warshall_bench, both listings, parallel loops on and off, written"
 fi
 if want bench; then
   "$D/bin/primitives_bench" > "$OUT/bench-primitives.md" 2>&1
