@@ -70,6 +70,11 @@ if want lang; then
     --param llvm_bin="$D/tools" tests/lang > "$OUT/lang-cuda.txt" 2>&1; rc=$?
   note "golden tests on cuda rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/lang-cuda.txt" | tr '\n' ' ')"
   [ $rc -eq 0 ] || status=1
+  # Every loop sequential: the same expected outputs.
+  python3 "$D/tools/lit/lit.py" -sv --param star="$D/bin/star" --param backend=cuda \
+    --param flags=--no-parallel-loops --param llvm_bin="$D/tools" tests/lang > "$OUT/lang-cuda-sequential.txt" 2>&1; rc=$?
+  note "golden tests on cuda, --no-parallel-loops rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/lang-cuda-sequential.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
 fi
 if want compare; then
   python3 tests/lang/compare_backends.py "$D/bin/star" tests/lang > "$OUT/compare.txt" 2>&1; rc=$?
