@@ -436,13 +436,9 @@ bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome, Storage& st
     for (std::uint64_t q = lo / 64; q <= hi / 64; ++q) {
       Word w = sel[q];
       if (q == lo / 64) w &= ~Word{0} << (lo % 64);
-      if (q == hi / 64 && hi % 64 != 63) w &= (Word{1} << (hi % 64 + 1)) - 1;
+      if (q == hi / 64) w &= tailMask(hi + 1);  // the bits up to `to`
       for (; w; w &= w - 1) index.push_back(static_cast<std::int64_t>(q * 64 + countTrailingZeros(w) + 1));
     }
-  }
-  if (plan.first > 0) {  // the index STEP took before the loop (not in the selector any more)
-    auto at = std::lower_bound(index.begin(), index.end(), plan.first);
-    if (at == index.end() || *at != plan.first) index.insert(at, plan.first);
   }
   outcome.iterations = index.size();
   outcome.lastIndex = index.empty() ? 0 : index.back();

@@ -51,7 +51,7 @@ CudaParallel::~CudaParallel() {
 }
 
 bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
-  if (plan.first != 0 || plan.ops.size() > kMaxDeviceOps || plan.scalarSlots > kMaxDeviceSlots ||
+  if (plan.ops.size() > kMaxDeviceOps || plan.scalarSlots > kMaxDeviceSlots ||
       plan.bitsSlotLength.size() > kMaxDeviceSlots || plan.liveOut.size() > 2 * kMaxDeviceSlots)
     return false;
   outcome = ParallelOutcome{};

@@ -49,10 +49,9 @@ struct ParallelPlan {
   // BCONST's words (operand 1's slot indexes them), packed as Backend.h says, and their lengths.
   std::vector<std::vector<std::uint64_t>> constantWords;
   std::vector<std::uint64_t> constantLength;
-  // The iterations, in increasing order: `first` when it is > 0, then every i (1-based) with
-  // from <= i <= to where the selector has a 1 (first, if any, lies below all of them).
+  // The iterations, in increasing order: every i (1-based) with from <= i <= to where the
+  // selector has a 1 (the PFOR of a STEP form precedes its first STEP: no index is taken yet).
   Handle selector = kNoHandle;
-  std::int64_t first = 0;
   std::uint64_t from = 1, to = 0;
   bool clearSelector = false;  // afterwards the selector is all zeros (its length kept)
   bool wantLastIndex = false;  // report the largest iteration index
