@@ -1,6 +1,7 @@
 #include "cli/repl/InputReader.h"
 
 #include <editline/readline.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ InputReader::NameSource* gNames = nullptr;
 std::vector<std::string> gMatches;
 std::size_t gNextMatch = 0;
 volatile sig_atomic_t gLineInterrupted = 0;
+bool gFirstRead = false;  // the next readCharacter is the first of this line
 constexpr int kCtrlD = 4;
 
 pthread_t gReaderThread;
@@ -105,11 +107,16 @@ int readCharacter(FILE* in) {
       return -1;
     }
   };
+  // A Ctrl-D typed before libedit set raw mode (while a command still ran, or before the first
+  // key of the line: libedit prints the prompt first) reached a cooked terminal, which keeps it as
+  // an end-of-line mark; raw mode turns that mark into a NUL byte. Such a NUL is waiting when the
+  // line's first key is read: it is the Ctrl-D it was. A NUL typed later (Ctrl-Space) stays set-mark.
+  const bool first = gFirstRead;
+  gFirstRead = false;
+  pollfd ready{fileno(in), POLLIN, 0};
+  const bool typedAhead = first && ::poll(&ready, 1, 0) > 0;
   int c = readByte();
-  // A Ctrl-D typed while a command still ran reached the terminal in its cooked mode, where it
-  // ends the line; the switch back to libedit's raw mode turns that mark into a NUL byte. Read it
-  // as the Ctrl-D it was (end of input on an empty line), not as libedit's set-mark key.
-  if (c == 0) return kCtrlD;
+  if (c == 0 && typedAhead) return kCtrlD;
   if (c < 0x80) return c;
   int extra = (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 0;
   int cp = extra == 1 ? (c & 0x1F) : extra == 2 ? (c & 0x0F) : (c & 0x07);
@@ -201,6 +208,7 @@ InputReader::Result InputReader::read(const std::string& prompt, std::string& li
   }
   std::cout.flush();
   gLineInterrupted = 0;
+  gFirstRead = true;
   gReaderThread = pthread_self();
   struct sigaction sa = {};
   struct sigaction old = {};

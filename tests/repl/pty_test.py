@@ -181,6 +181,23 @@ def typeahead_eof(star, backend, home, history):
         raise AssertionError("exit status %r after a typed-ahead Ctrl-D" % c.exitstatus)
 
 
+def ctrl_space_at_prompt(star, backend, home, history):
+    # A NUL typed at an idle prompt (Ctrl-Space: libedit's set-mark) is not the end of input,
+    # unlike a Ctrl-D typed ahead (typeahead_eof).
+    c = spawn(star, backend, home, history)
+    c.expect_exact(PROMPT)
+    deadline = time.time() + 20  # until libedit waits for the line's first key in raw mode
+    while termios.tcgetattr(c.child_fd)[3] & termios.ICANON and time.time() < deadline:
+        time.sleep(0.001)
+    time.sleep(0.2)
+    c.send("\x00")
+    c.sendline("1 + 1")
+    value(c, "2")
+    c.sendline(":quit")
+    c.expect(pexpect.EOF)
+    c.close()
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -191,7 +208,7 @@ def main():
         ENGINE.append("--engine=" + sys.argv[3])
     with tempfile.TemporaryDirectory() as home:
         history = os.path.join(home, "history")
-        for test in (session_one, session_two, typeahead_eof):
+        for test in (session_one, session_two, typeahead_eof, ctrl_space_at_prompt):
             print("\n=== " + test.__name__)
             test(star, backend, home, history)
         print("\n=== default_history_file")
