@@ -43,6 +43,22 @@ def value(child, text):
     child.expect_exact(PROMPT)
 
 
+def wait_for_terminal(child, cooked):
+    """Waits (at most 20 s) until the REPL's terminal is in cooked mode (a command runs) or in
+    libedit's raw mode (it waits for a key)."""
+    deadline = time.time() + 20
+    while bool(termios.tcgetattr(child.child_fd)[3] & termios.ICANON) != cooked and time.time() < deadline:
+        time.sleep(0.001)
+
+
+def expect_exit(child, after):
+    """Expects the REPL to end with status 0."""
+    child.expect(pexpect.EOF)
+    child.close()
+    if child.exitstatus != 0:
+        raise AssertionError("exit status %r after %s" % (child.exitstatus, after))
+
+
 def session_one(star, backend, home, history):
     c = spawn(star, backend, home, history)
     # Banner naming the backend, then the prompt.
@@ -127,10 +143,7 @@ def session_one(star, backend, home, history):
 
     # Ctrl-D leaves with status 0.
     c.sendeof()
-    c.expect(pexpect.EOF)
-    c.close()
-    if c.exitstatus != 0:
-        raise AssertionError("exit status %r after Ctrl-D" % c.exitstatus)
+    expect_exit(c, "Ctrl-D")
 
 
 def session_two(star, backend, home, history):
@@ -142,10 +155,7 @@ def session_two(star, backend, home, history):
     c.send("\r")
     value(c, "42")
     c.sendline(":quit")
-    c.expect(pexpect.EOF)
-    c.close()
-    if c.exitstatus != 0:
-        raise AssertionError("exit status %r after :quit" % c.exitstatus)
+    expect_exit(c, ":quit")
 
 
 def default_history_file(star, backend, home):
@@ -155,8 +165,7 @@ def default_history_file(star, backend, home):
     c.sendline("1 + 1")
     value(c, "2")
     c.sendeof()
-    c.expect(pexpect.EOF)
-    c.close()
+    expect_exit(c, "Ctrl-D")
     path = os.path.join(home, ".star_history")
     if not os.path.exists(path) or "1" not in open(path).read():
         raise AssertionError("no history in " + path)
@@ -169,16 +178,10 @@ def typeahead_eof(star, backend, home, history):
     c.expect_exact(PROMPT)
     c.sendline("var i: integer; begin writeln('running'); i := 0; "
                "while i < 1000000 do i := i + 1; writeln(i) end")
-    # Wait until the command runs: libedit has handed the terminal back in cooked mode.
-    deadline = time.time() + 20
-    while not termios.tcgetattr(c.child_fd)[3] & termios.ICANON and time.time() < deadline:
-        time.sleep(0.001)
+    wait_for_terminal(c, cooked=True)  # the command runs
     c.sendeof()
     c.expect(r"\r\nrunning\r\n1000000\r\n", timeout=120)
-    c.expect(pexpect.EOF)
-    c.close()
-    if c.exitstatus != 0:
-        raise AssertionError("exit status %r after a typed-ahead Ctrl-D" % c.exitstatus)
+    expect_exit(c, "a typed-ahead Ctrl-D")
 
 
 def ctrl_space_at_prompt(star, backend, home, history):
@@ -186,16 +189,13 @@ def ctrl_space_at_prompt(star, backend, home, history):
     # unlike a Ctrl-D typed ahead (typeahead_eof).
     c = spawn(star, backend, home, history)
     c.expect_exact(PROMPT)
-    deadline = time.time() + 20  # until libedit waits for the line's first key in raw mode
-    while termios.tcgetattr(c.child_fd)[3] & termios.ICANON and time.time() < deadline:
-        time.sleep(0.001)
+    wait_for_terminal(c, cooked=False)  # libedit waits for the line's first key
     time.sleep(0.2)
     c.send("\x00")
     c.sendline("1 + 1")
     value(c, "2")
     c.sendline(":quit")
-    c.expect(pexpect.EOF)
-    c.close()
+    expect_exit(c, ":quit")
 
 
 def main():
