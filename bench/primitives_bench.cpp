@@ -1,8 +1,11 @@
 // Every backend primitive at n = 100, 1000, 5000, 10^5 and 10^7 rows, on each available backend:
 // the issue cost (many back-to-back calls, then one synchronize, per call) and, for primitives
 // that return a value, the round-trip cost (per call, each waiting for its value). Printed as
-// Markdown beside the paper's Table 1 and the launch floor measured in the same run.
-//   usage: primitives_bench [--cpu-only] [--sizes n,n,...]
+// Markdown beside the paper's Table 1 and the launch floor measured in the same run. Then the
+// same primitives inside a Star loop (bench/StarLoopPrimitives.h): on a GPU the device engine's
+// column of the issue, and the host engine's, and the CPU backend's.
+//   usage: primitives_bench [--cpu-only] [--sizes n,n,...] [--loop-sizes n,n,...]
+//                           [--loops-only | --no-loops]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/StarLoopPrimitives.h"
 #include "runtime-cpu/CpuBackend.h"
 #ifdef STAR_HAVE_CUDA
 #include "bench/LaunchFloor.h"
@@ -136,16 +140,22 @@ void runBackend(Backend& b, const std::vector<std::uint64_t>& sizes) {
 
 }  // namespace
 
+std::vector<std::uint64_t> parseSizes(char* list) {
+  std::vector<std::uint64_t> sizes;
+  for (char* s = std::strtok(list, ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::strtoull(s, nullptr, 10));
+  return sizes;
+}
+
 int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {100, 1000, 5000, 100000, 10000000};
-  bool cpuOnly = false;
+  std::vector<std::uint64_t> loopSizes = {10000, 100000, 1000000, 10000000};
+  bool cpuOnly = false, calls = true, loops = true;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--cpu-only") == 0) cpuOnly = true;
-    if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
-      sizes.clear();
-      for (char* s = std::strtok(argv[++i], ","); s; s = std::strtok(nullptr, ","))
-        sizes.push_back(std::strtoull(s, nullptr, 10));
-    }
+    if (std::strcmp(argv[i], "--loops-only") == 0) calls = false;
+    if (std::strcmp(argv[i], "--no-loops") == 0) loops = false;
+    if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = parseSizes(argv[++i]);
+    if (std::strcmp(argv[i], "--loop-sizes") == 0 && i + 1 < argc) loopSizes = parseSizes(argv[++i]);
   }
   std::printf("# Star primitive benchmark\n");
 #ifdef STAR_HAVE_CUDA
@@ -158,13 +168,18 @@ int main(int argc, char** argv) {
                 floor.emptyKernelUs, floor.roundTripUs,
                 (unsigned long long)(wordsForBits(sizes.back()) * 8), floor.copyGBps);
     auto gpu = makeCudaBackend();
-    runBackend(*gpu, sizes);
+    if (calls) runBackend(*gpu, sizes);
+    if (loops) {
+      bench::runStarLoopPrimitives(*gpu, "device", loopSizes);
+      bench::runStarLoopPrimitives(*gpu, "host", loopSizes);
+    }
   } else if (!cpuOnly) {
     std::printf("\n(no GPU: %s)\n", why.c_str());
   }
 #endif
   (void)cpuOnly;  // used only with CUDA
   auto cpu = makeCpuBackend();
-  runBackend(*cpu, sizes);
+  if (calls) runBackend(*cpu, sizes);
+  if (loops) bench::runStarLoopPrimitives(*cpu, "host", loopSizes);
   return 0;
 }

@@ -63,6 +63,11 @@ if want oracles; then
       > "$OUT/oracle-$name.txt" 2>&1; rc=$?
     note "$name on cuda rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/oracle-$name.txt" | tr '\n' ' ')"
     [ $rc -eq 0 ] || status=1
+    # Every loop sequential (--no-parallel-loops): the same expectations.
+    STAR_TEST_BACKEND=cuda STAR_TEST_PARALLEL_LOOPS=0 "$t" --gtest_filter=-Interp.SteadyStateColumnLoopDoesNotAllocate \
+      > "$OUT/oracle-$name-sequential.txt" 2>&1; rc=$?
+    note "$name on cuda, loops sequential rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/oracle-$name-sequential.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
   done
 fi
 if want lang; then

@@ -817,5 +817,15 @@ TEST(Disassembler, PrintsEveryInstructionOfACompiledProgram) {
   EXPECT_NE(text.find("CALL    F1(WARSHALL_C), R"), std::string::npos);
 }
 
+// The device engine decodes with operandCount, the packed table; every opcode's count must be its
+// shape's length (a wrong one would make the engine read the next instruction from an operand).
+TEST(Opcodes, PackedOperandCountsMatchTheShapes) {
+  for (std::uint32_t o = 0; o < kOpCount; ++o) {
+    const Op op = static_cast<Op>(o);
+    EXPECT_EQ(operandCount(op), opInfo(op).shape.size()) << opInfo(op).name;
+    EXPECT_EQ(operandCount(op) + 1, instrSize(op)) << opInfo(op).name;
+  }
+}
+
 }  // namespace
 }  // namespace star

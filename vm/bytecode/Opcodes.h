@@ -44,16 +44,35 @@ inline std::uint32_t instrSize(Op op) {
   return 1 + static_cast<std::uint32_t>(opInfo(op).shape.size());
 }
 
-// The same, usable on the GPU (the device engine decodes with it).
-STAR_HD constexpr std::uint32_t operandCount(Op op) {
-  switch (op) {
-#define OP(name, shape, access, doc) \
-  case Op::name:                     \
-    return sizeof(shape) - 1;
-#include "vm/bytecode/Opcodes.def"
-    default:
-      return 0;
+// The same, usable on the GPU (the device engine decodes with it). A switch over the opcodes
+// compiles there to a tree of about seven compares and branches, which a lone interpreting thread
+// pays at every instruction; instead the counts are packed 3 bits each, 21 to a 64-bit word, and
+// one word is selected without a branch.
+inline constexpr std::uint32_t kOperandCountsPerWord = 21;
+constexpr std::uint64_t packedOperandCounts(std::uint32_t word) {
+  std::uint64_t w = 0;
+  for (std::uint32_t i = 0; i < kOperandCountsPerWord; ++i) {
+    const std::uint32_t op = word * kOperandCountsPerWord + i;
+    if (op < kOpCount) w |= static_cast<std::uint64_t>(kOpInfo[op].shape.size()) << (3 * i);
   }
+  return w;
+}
+inline constexpr std::uint64_t kOperandCounts0 = packedOperandCounts(0), kOperandCounts1 = packedOperandCounts(1),
+                               kOperandCounts2 = packedOperandCounts(2), kOperandCounts3 = packedOperandCounts(3),
+                               kOperandCounts4 = packedOperandCounts(4), kOperandCounts5 = packedOperandCounts(5);
+static_assert(kOpCount <= 6 * kOperandCountsPerWord, "Opcodes.def: more opcodes than kOperandCounts* hold");
+constexpr bool operandCountsFit() {
+  for (const OpInfo& i : kOpInfo)
+    if (i.shape.size() > 7) return false;
+  return true;
+}
+static_assert(operandCountsFit(), "Opcodes.def: an instruction with more than 7 operands");
+
+STAR_HD constexpr std::uint32_t operandCount(Op op) {
+  const std::uint32_t o = static_cast<std::uint32_t>(op), word = o / kOperandCountsPerWord;
+  const std::uint64_t w = word == 0 ? kOperandCounts0 : word == 1 ? kOperandCounts1 : word == 2 ? kOperandCounts2
+                          : word == 3 ? kOperandCounts3 : word == 4 ? kOperandCounts4 : kOperandCounts5;
+  return static_cast<std::uint32_t>(w >> (3 * (o % kOperandCountsPerWord))) & 7;
 }
 
 // Whether an operand of this shape letter names a register (Opcodes.def lists the letters).

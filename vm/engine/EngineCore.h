@@ -152,33 +152,50 @@ class Core {
         if (t_.leader()) count(op, next);
         continue;
       }
-      if (!t_.leader()) continue;
-      // The leader runs instructions of its own back to back, without the team, up to the next
-      // instruction on the bits, a stop, an interrupt check or copies the team must make.
-      bool checked = c.mode == kChecked, reads = false;
-      for (;;) {
-        leaderOp(op, next, checked);
-        checked = false;
-        reads = reads || leaderReadsBits(op);
-        count(op, next);
-        if (next.stop || next.mode != kRun || next.jobs) break;
-        pc_ = next.pc;
-        fn_ = next.function;
-        base_ = next.base;
-        op = decode();
-        if (isTeamOp(op)) break;
-        next.pc = nextPc_;
-      }
-      next.reads = reads;
+      if (t_.leader()) leaderRun(op, next, c.mode == kChecked);
     }
   }
 
  private:
+  // The leader runs instructions of its own back to back, without the team, up to the next
+  // instruction on the bits, a stop, an interrupt check or copies the team must make. It works on
+  // a copy of the step's control slot and counts in a register, writing both once at the end: a
+  // lone thread's every load and branch is latency nobody hides.
+  STAR_HD void leaderRun(Op op, Ctl& slot, bool checked) {
+    Header& h = *s_.h;
+    const bool stats = (h.flags & kFlagStats) != 0;
+    Ctl next = slot;
+    bool reads = false;
+    std::uint64_t executed = 0;
+    for (;;) {
+      leaderOp(op, next, checked);
+      checked = false;
+      reads = reads || leaderReadsBits(op);
+      if (next.stop) break;  // a stopped instruction is the host's to count
+      ++executed;
+      if (stats && static_cast<std::uint32_t>(op) < kOpCounters) ++s_.opCounts[static_cast<std::uint32_t>(op)];
+      if (next.mode != kRun || next.jobs) break;
+      pc_ = next.pc;
+      fn_ = next.function;
+      base_ = next.base;
+      op = decode();
+      if (isTeamOp(op)) break;
+      next.pc = nextPc_;
+    }
+    h.instructions += executed;
+    next.reads = reads;
+    slot = next;
+  }
+
   // The instruction at (fn_, pc_): its opcode, operands (a_) and the next instruction's offset.
+  // The function's code is looked up again only when the function changes.
   STAR_HD Op decode() {
-    const std::uint32_t* code = p_.code + p_.functions[fn_].code;
-    const Op op = static_cast<Op>(code[pc_]);
-    a_ = code + pc_ + 1;
+    if (fn_ != codeFunction_) {
+      code_ = p_.code + p_.functions[fn_].code;
+      codeFunction_ = fn_;
+    }
+    const Op op = static_cast<Op>(code_[pc_]);
+    a_ = code_ + pc_ + 1;
     nextPc_ = pc_ + 1 + operandCount(op);
     return op;
   }
@@ -421,17 +438,51 @@ class Core {
     next.pc = target;
   }
 
+  // leaderOp's fast paths test ranges of opcodes.
+  static_assert(static_cast<int>(Op::LOADI) == 0 && static_cast<int>(Op::LOADK) == 1 && static_cast<int>(Op::MOVE) == 2 &&
+                static_cast<int>(Op::IADD) == 3 && static_cast<int>(Op::ISUB) == 4, "Opcodes.def order");
+  static_assert(static_cast<int>(Op::IGE) - static_cast<int>(Op::IEQ) == 5 && static_cast<int>(Op::INE) == static_cast<int>(Op::IEQ) + 1 &&
+                static_cast<int>(Op::ILT) == static_cast<int>(Op::IEQ) + 2 && static_cast<int>(Op::ILE) == static_cast<int>(Op::IEQ) + 3 &&
+                static_cast<int>(Op::IGT) == static_cast<int>(Op::IEQ) + 4, "Opcodes.def order");
+  static_assert(static_cast<int>(Op::BFRST) - static_cast<int>(Op::BAND) == 4, "Opcodes.def order: BAND BOR BXOR BNOT BFRST");
+  static_assert(static_cast<int>(Op::JMPF) == static_cast<int>(Op::JMP) + 1 && static_cast<int>(Op::JMPT) == static_cast<int>(Op::JMP) + 2,
+                "Opcodes.def order");
+
   STAR_HD void leaderOp(Op op, Ctl& next, bool checked) {
+    // The commonest instructions first, each family behind one range test: the switch below
+    // compiles to a tree of about seven compares and branches.
+    const std::uint32_t o = static_cast<std::uint32_t>(op);
+    if (o - static_cast<std::uint32_t>(Op::IEQ) <= static_cast<std::uint32_t>(Op::IGE) - static_cast<std::uint32_t>(Op::IEQ)) {
+      const std::int64_t x = I(1), y = I(2);
+      const bool lt = x < y, eq = x == y;
+      setI(0, op == Op::IEQ ? eq : op == Op::INE ? !eq : op == Op::ILT ? lt : op == Op::ILE ? lt || eq
+              : op == Op::IGT ? !(lt || eq) : !lt);
+      return;
+    }
+    if (o - static_cast<std::uint32_t>(Op::JMP) <= static_cast<std::uint32_t>(Op::JMPT) - static_cast<std::uint32_t>(Op::JMP)) {
+      if (op == Op::JMP) return jump(next, a_[0], checked);
+      if ((I(0) != 0) == (op == Op::JMPT)) jump(next, a_[1], checked);
+      return;
+    }
+    if (o <= static_cast<std::uint32_t>(Op::ISUB)) {
+      if (op == Op::LOADI) return setI(0, static_cast<std::int32_t>(a_[1]));
+      if (op == Op::MOVE) {
+        R(a_[0]) = R(a_[1]);
+        return;
+      }
+      if (op == Op::LOADK) {
+        R(a_[0]) = p_.constValue[a_[1]];
+        return;
+      }
+      std::int64_t r;
+      if (op == Op::IADD ? addOverflows(I(1), I(2), r) : subOverflows(I(1), I(2), r)) return stop(next, StopReason::Error);
+      return setI(0, r);
+    }
     const Header& h = *s_.h;
     switch (op) {
-      case Op::LOADI: setI(0, static_cast<std::int32_t>(a_[1])); break;
-      case Op::LOADK: R(a_[0]) = p_.constValue[a_[1]]; break;
-      case Op::MOVE: R(a_[0]) = R(a_[1]); break;
-      case Op::IADD: case Op::ISUB: case Op::IMUL: {
+      case Op::IMUL: {
         std::int64_t r;
-        const bool over = op == Op::IADD ? addOverflows(I(1), I(2), r)
-                          : op == Op::ISUB ? subOverflows(I(1), I(2), r) : mulOverflows(I(1), I(2), r);
-        if (over) return stop(next, StopReason::Error);
+        if (mulOverflows(I(1), I(2), r)) return stop(next, StopReason::Error);
         setI(0, r);
         break;
       }
@@ -458,12 +509,6 @@ class Core {
       case Op::FDIV: setF(0, starNaN(F(1) / F(2), F(1), F(2))); break;
       case Op::FNEG: setF(0, starNeg(F(1))); break;
       case Op::ITOF: setF(0, static_cast<double>(I(1))); break;
-      case Op::IEQ: setI(0, I(1) == I(2)); break;
-      case Op::INE: setI(0, I(1) != I(2)); break;
-      case Op::ILT: setI(0, I(1) < I(2)); break;
-      case Op::ILE: setI(0, I(1) <= I(2)); break;
-      case Op::IGT: setI(0, I(1) > I(2)); break;
-      case Op::IGE: setI(0, I(1) >= I(2)); break;
       case Op::FEQ: setI(0, F(1) == F(2)); break;
       case Op::FNE: setI(0, F(1) != F(2)); break;
       case Op::FLT: setI(0, F(1) < F(2)); break;
@@ -495,9 +540,6 @@ class Core {
         return stop(next, StopReason::Math);
 
       // ---- control
-      case Op::JMP: return jump(next, a_[0], checked);
-      case Op::JMPF: if (!I(0)) jump(next, a_[1], checked); break;
-      case Op::JMPT: if (I(0)) jump(next, a_[1], checked); break;
       case Op::CALL: return call(next, checked);
       case Op::RET: return ret(next);
       case Op::MKREF:
@@ -561,7 +603,77 @@ class Core {
 
   // ---- instructions on the bits (every thread; decisions read only what no thread writes
   // before the step's end, so every thread decides alike)
+  // BAND, BOR, BXOR, BNOT, BFRST.
+  STAR_HD void bitwise(Op op, Ctl& next) {
+    const std::uint32_t d = H(0), x = H(1);
+    const std::uint64_t len = S(x).rows;
+    if (op != Op::BNOT && op != Op::BFRST && S(H(2)).rows != len) return stop(next, StopReason::Error);
+    if (!fitsBits(d, len)) return stop(next, StopReason::Error);
+    const std::uint64_t n = wordsForBits(len);
+    if (!roomFor(d, n)) return stop(next, StopReason::Storage);
+    Word* D = S(d).data;
+    const Word* X = S(x).data;
+    if (op == Op::BFRST) {
+      const std::uint64_t first = findFirst(X, n);  // every read of x before any write of d
+      for (std::uint64_t w = t_.rank(); w < n; w += t_.size())
+        D[w] = first != kNone && w == first / 64 ? Word{1} << (first % 64) : 0;
+    } else if (op == Op::BNOT) {
+      const Word tail = tailMask(len);
+      for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) D[w] = ~X[w] & (w + 1 == n ? tail : kAllOnes);
+    } else {
+      const Word* Y = S(H(2)).data;
+      for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) D[w] = combine(op, X[w], Y[w]);
+    }
+    t_.syncData();
+    if (t_.leader()) S(d).rows = len;
+  }
+
+  // TGETCOL, TGETROW: a column or a row of a table into a bit vector.
+  STAR_HD void getLine(Op op, Ctl& next) {
+    const std::uint32_t d = H(0);
+    const Shape& t = S(H(1));
+    const std::int64_t at = I(2);
+    const bool col = op == Op::TGETCOL;
+    if (at < 1 || static_cast<std::uint64_t>(at) > (col ? t.cols : t.rows)) return stop(next, StopReason::Error);
+    const std::uint64_t len = col ? t.rows : t.cols, words = wordsForBits(len), wpc = wordsForBits(t.rows);
+    if (!fitsBits(d, len)) return stop(next, StopReason::Error);
+    if (!roomFor(d, words)) return stop(next, StopReason::Storage);
+    const std::uint64_t k = static_cast<std::uint64_t>(at - 1);
+    if (col) copyWords(S(d).data, t.data + k * wpc, words);
+    else gatherRow(S(d).data, t, k);
+    t_.syncData();
+    if (t_.leader()) S(d).rows = len;
+  }
+
+  // TSETCOL, TSETROW: a bit vector into a column or a row of a table.
+  STAR_HD void setLine(Op op, Ctl& next) {
+    const Shape& t = S(H(0));
+    const Shape& src = S(H(2));
+    const std::int64_t at = I(1);
+    const bool col = op == Op::TSETCOL;
+    if (at < 1 || static_cast<std::uint64_t>(at) > (col ? t.cols : t.rows) || src.rows != (col ? t.rows : t.cols))
+      return stop(next, StopReason::Error);
+    const std::uint64_t k = static_cast<std::uint64_t>(at - 1), wpc = wordsForBits(t.rows);
+    if (col) {
+      copyWords(t.data + k * wpc, src.data, wpc);
+    } else {
+      const std::uint64_t q = k / 64;
+      const Word m = Word{1} << (k % 64);
+      for (std::uint64_t j = t_.rank(); j < t.cols; j += t_.size()) {
+        Word& w = t.data[j * wpc + q];
+        w = ((src.data[j / 64] >> (j % 64)) & 1) ? (w | m) : (w & ~m);
+      }
+    }
+    t_.syncData();
+  }
+
   STAR_HD void teamOp(Op op, Ctl& next) {
+    // The commonest first, behind range tests (as in leaderOp).
+    const std::uint32_t o = static_cast<std::uint32_t>(op);
+    if (o - static_cast<std::uint32_t>(Op::BAND) <= static_cast<std::uint32_t>(Op::BFRST) - static_cast<std::uint32_t>(Op::BAND))
+      return bitwise(op, next);
+    if (op == Op::TGETCOL || op == Op::TGETROW) return getLine(op, next);
+    if (op == Op::TSETCOL || op == Op::TSETROW) return setLine(op, next);
     switch (op) {
       case Op::BNEW: {
         const std::uint32_t d = H(0);
@@ -605,30 +717,6 @@ class Core {
         for (std::uint64_t w = t_.rank(); w < n; w += t_.size())
           d.data[w] = a_[1] ? (w + 1 == n ? tail : kAllOnes) : 0;
         t_.syncData();
-        return;
-      }
-      case Op::BAND: case Op::BOR: case Op::BXOR: case Op::BNOT: case Op::BFRST: {
-        const std::uint32_t d = H(0), x = H(1);
-        const std::uint64_t len = S(x).rows;
-        if (op != Op::BNOT && op != Op::BFRST && S(H(2)).rows != len) return stop(next, StopReason::Error);
-        if (!fitsBits(d, len)) return stop(next, StopReason::Error);
-        const std::uint64_t n = wordsForBits(len);
-        if (!roomFor(d, n)) return stop(next, StopReason::Storage);
-        Word* D = S(d).data;
-        const Word* X = S(x).data;
-        if (op == Op::BFRST) {
-          const std::uint64_t first = findFirst(X, n);  // every read of x before any write of d
-          for (std::uint64_t w = t_.rank(); w < n; w += t_.size())
-            D[w] = first != kNone && w == first / 64 ? Word{1} << (first % 64) : 0;
-        } else if (op == Op::BNOT) {
-          const Word tail = tailMask(len);
-          for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) D[w] = ~X[w] & (w + 1 == n ? tail : kAllOnes);
-        } else {
-          const Word* Y = S(H(2)).data;
-          for (std::uint64_t w = t_.rank(); w < n; w += t_.size()) D[w] = combine(op, X[w], Y[w]);
-        }
-        t_.syncData();
-        if (t_.leader()) S(d).rows = len;
         return;
       }
       case Op::BFND: case Op::BSTEP: {
@@ -845,43 +933,6 @@ class Core {
         if (t_.leader()) setI(0, sameShape && !differ);
         return;
       }
-      case Op::TGETCOL: case Op::TGETROW: {
-        const std::uint32_t d = H(0);
-        const Shape& t = S(H(1));
-        const std::int64_t at = I(2);
-        const bool col = op == Op::TGETCOL;
-        if (at < 1 || static_cast<std::uint64_t>(at) > (col ? t.cols : t.rows)) return stop(next, StopReason::Error);
-        const std::uint64_t len = col ? t.rows : t.cols, words = wordsForBits(len), wpc = wordsForBits(t.rows);
-        if (!fitsBits(d, len)) return stop(next, StopReason::Error);
-        if (!roomFor(d, words)) return stop(next, StopReason::Storage);
-        const std::uint64_t k = static_cast<std::uint64_t>(at - 1);
-        if (col) copyWords(S(d).data, t.data + k * wpc, words);
-        else gatherRow(S(d).data, t, k);
-        t_.syncData();
-        if (t_.leader()) S(d).rows = len;
-        return;
-      }
-      case Op::TSETCOL: case Op::TSETROW: {
-        const Shape& t = S(H(0));
-        const Shape& src = S(H(2));
-        const std::int64_t at = I(1);
-        const bool col = op == Op::TSETCOL;
-        if (at < 1 || static_cast<std::uint64_t>(at) > (col ? t.cols : t.rows) || src.rows != (col ? t.rows : t.cols))
-          return stop(next, StopReason::Error);
-        const std::uint64_t k = static_cast<std::uint64_t>(at - 1), wpc = wordsForBits(t.rows);
-        if (col) {
-          copyWords(t.data + k * wpc, src.data, wpc);
-        } else {
-          const std::uint64_t q = k / 64;
-          const Word m = Word{1} << (k % 64);
-          for (std::uint64_t j = t_.rank(); j < t.cols; j += t_.size()) {
-            Word& w = t.data[j * wpc + q];
-            w = ((src.data[j / 64] >> (j % 64)) & 1) ? (w | m) : (w & ~m);
-          }
-        }
-        t_.syncData();
-        return;
-      }
       case Op::PFOR: return parallelLoop(next);
       default:
         return stop(next, StopReason::Other);
@@ -988,6 +1039,8 @@ class Core {
   std::uint32_t pc_ = 0, fn_ = 0, nextPc_ = 0;
   std::uint64_t base_ = 0;
   const std::uint32_t* a_ = nullptr;
+  const std::uint32_t* code_ = nullptr;       // function codeFunction_'s code
+  std::uint32_t codeFunction_ = ~std::uint32_t{0};
   bool pendingReads_ = false;  // a leader read bits since the last team-wide barrier
 };
 
