@@ -438,33 +438,39 @@ class Core {
     next.pc = target;
   }
 
-  // leaderOp's fast paths test ranges of opcodes.
-  static_assert(static_cast<int>(Op::LOADI) == 0 && static_cast<int>(Op::LOADK) == 1 && static_cast<int>(Op::MOVE) == 2 &&
-                static_cast<int>(Op::IADD) == 3 && static_cast<int>(Op::ISUB) == 4, "Opcodes.def order");
-  static_assert(static_cast<int>(Op::IGE) - static_cast<int>(Op::IEQ) == 5 && static_cast<int>(Op::INE) == static_cast<int>(Op::IEQ) + 1 &&
-                static_cast<int>(Op::ILT) == static_cast<int>(Op::IEQ) + 2 && static_cast<int>(Op::ILE) == static_cast<int>(Op::IEQ) + 3 &&
-                static_cast<int>(Op::IGT) == static_cast<int>(Op::IEQ) + 4, "Opcodes.def order");
-  static_assert(static_cast<int>(Op::BFRST) - static_cast<int>(Op::BAND) == 4, "Opcodes.def order: BAND BOR BXOR BNOT BFRST");
-  static_assert(static_cast<int>(Op::JMPF) == static_cast<int>(Op::JMP) + 1 && static_cast<int>(Op::JMPT) == static_cast<int>(Op::JMP) + 2,
-                "Opcodes.def order");
+  // leaderOp's and teamOp's fast paths take families of opcodes that are consecutive in
+  // Opcodes.def: each family exactly, nothing else between its ends.
+  STAR_HD static constexpr int number(Op op) { return static_cast<int>(op); }
+  static_assert(number(Op::LOADI) == 0 && number(Op::LOADK) == 1 && number(Op::MOVE) == 2 && number(Op::IADD) == 3 &&
+                number(Op::ISUB) == 4);
+  static_assert(number(Op::INE) == number(Op::IEQ) + 1 && number(Op::ILT) == number(Op::IEQ) + 2 &&
+                number(Op::ILE) == number(Op::IEQ) + 3 && number(Op::IGT) == number(Op::IEQ) + 4 &&
+                number(Op::IGE) == number(Op::IEQ) + 5);
+  static_assert(number(Op::JMPF) == number(Op::JMP) + 1 && number(Op::JMPT) == number(Op::JMP) + 2);
+  static_assert(number(Op::BOR) == number(Op::BAND) + 1 && number(Op::BXOR) == number(Op::BAND) + 2 &&
+                number(Op::BNOT) == number(Op::BAND) + 3 && number(Op::BFRST) == number(Op::BAND) + 4);
+  // Whether op is one of first .. last, with one compare.
+  STAR_HD static constexpr bool within(Op op, Op first, Op last) {
+    const auto offset = static_cast<std::uint32_t>(number(op) - number(first));
+    return offset <= static_cast<std::uint32_t>(number(last) - number(first));
+  }
 
   STAR_HD void leaderOp(Op op, Ctl& next, bool checked) {
     // The commonest instructions first, each family behind one range test: the switch below
     // compiles to a tree of about seven compares and branches.
-    const std::uint32_t o = static_cast<std::uint32_t>(op);
-    if (o - static_cast<std::uint32_t>(Op::IEQ) <= static_cast<std::uint32_t>(Op::IGE) - static_cast<std::uint32_t>(Op::IEQ)) {
+    if (within(op, Op::IEQ, Op::IGE)) {
       const std::int64_t x = I(1), y = I(2);
       const bool lt = x < y, eq = x == y;
       setI(0, op == Op::IEQ ? eq : op == Op::INE ? !eq : op == Op::ILT ? lt : op == Op::ILE ? lt || eq
               : op == Op::IGT ? !(lt || eq) : !lt);
       return;
     }
-    if (o - static_cast<std::uint32_t>(Op::JMP) <= static_cast<std::uint32_t>(Op::JMPT) - static_cast<std::uint32_t>(Op::JMP)) {
+    if (within(op, Op::JMP, Op::JMPT)) {
       if (op == Op::JMP) return jump(next, a_[0], checked);
       if ((I(0) != 0) == (op == Op::JMPT)) jump(next, a_[1], checked);
       return;
     }
-    if (o <= static_cast<std::uint32_t>(Op::ISUB)) {
+    if (within(op, Op::LOADI, Op::ISUB)) {
       if (op == Op::LOADI) return setI(0, static_cast<std::int32_t>(a_[1]));
       if (op == Op::MOVE) {
         R(a_[0]) = R(a_[1]);
@@ -475,7 +481,8 @@ class Core {
         return;
       }
       std::int64_t r;
-      if (op == Op::IADD ? addOverflows(I(1), I(2), r) : subOverflows(I(1), I(2), r)) return stop(next, StopReason::Error);
+      const bool over = op == Op::IADD ? addOverflows(I(1), I(2), r) : subOverflows(I(1), I(2), r);
+      if (over) return stop(next, StopReason::Error);
       return setI(0, r);
     }
     const Header& h = *s_.h;
@@ -669,9 +676,7 @@ class Core {
 
   STAR_HD void teamOp(Op op, Ctl& next) {
     // The commonest first, behind range tests (as in leaderOp).
-    const std::uint32_t o = static_cast<std::uint32_t>(op);
-    if (o - static_cast<std::uint32_t>(Op::BAND) <= static_cast<std::uint32_t>(Op::BFRST) - static_cast<std::uint32_t>(Op::BAND))
-      return bitwise(op, next);
+    if (within(op, Op::BAND, Op::BFRST)) return bitwise(op, next);
     if (op == Op::TGETCOL || op == Op::TGETROW) return getLine(op, next);
     if (op == Op::TSETCOL || op == Op::TSETROW) return setLine(op, next);
     switch (op) {
