@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "bench/BenchUtil.h"
 #include "frontend/driver/Compilation.h"
 #include "vm/interp/Interpreter.h"
 
@@ -67,8 +68,7 @@ Timing runOnce(Backend& backend, const std::string& engine, const Module& m, std
   const auto start = std::chrono::steady_clock::now();
   vm.run(m, m.entry);
   backend.synchronize();
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {s, vm.engineStats().instructions};
+  return {secondsSince(start), vm.engineStats().instructions};
 }
 
 // Seconds per iteration of the statement's loop: the median of three runs of `reps` iterations

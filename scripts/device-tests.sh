@@ -59,15 +59,14 @@ if want oracles; then
     name=$(basename "$t")
     case $name in cuda_*) continue ;; esac
     grep -qa STAR_TEST_BACKEND "$t" || continue
-    STAR_TEST_BACKEND=cuda "$t" --gtest_filter=-Interp.SteadyStateColumnLoopDoesNotAllocate \
-      > "$OUT/oracle-$name.txt" 2>&1; rc=$?
-    note "$name on cuda rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/oracle-$name.txt" | tr '\n' ' ')"
-    [ $rc -eq 0 ] || status=1
-    # Every loop sequential (--no-parallel-loops): the same expectations.
-    STAR_TEST_BACKEND=cuda STAR_TEST_PARALLEL_LOOPS=0 "$t" --gtest_filter=-Interp.SteadyStateColumnLoopDoesNotAllocate \
-      > "$OUT/oracle-$name-sequential.txt" 2>&1; rc=$?
-    note "$name on cuda, loops sequential rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/oracle-$name-sequential.txt" | tr '\n' ' ')"
-    [ $rc -eq 0 ] || status=1
+    # Parallel loops on, then every loop sequential (--no-parallel-loops): the same expectations.
+    for loops in 1 0; do
+      log="$OUT/oracle-$name$([ $loops = 0 ] && echo -sequential).txt"
+      STAR_TEST_BACKEND=cuda STAR_TEST_PARALLEL_LOOPS=$loops "$t" \
+        --gtest_filter=-Interp.SteadyStateColumnLoopDoesNotAllocate > "$log" 2>&1; rc=$?
+      note "$name on cuda$([ $loops = 0 ] && echo ', loops sequential') rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$log" | tr '\n' ' ')"
+      [ $rc -eq 0 ] || status=1
+    done
   done
 fi
 if want lang; then

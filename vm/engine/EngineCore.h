@@ -173,7 +173,7 @@ class Core {
       reads = reads || leaderReadsBits(op);
       if (next.stop) break;  // a stopped instruction is the host's to count
       ++executed;
-      if (stats && static_cast<std::uint32_t>(op) < kOpCounters) ++s_.opCounts[static_cast<std::uint32_t>(op)];
+      countOp(op, stats);
       if (next.mode != kRun || next.jobs) break;
       pc_ = next.pc;
       fn_ = next.function;
@@ -205,8 +205,11 @@ class Core {
     if (next.stop) return;
     Header& h = *s_.h;
     ++h.instructions;
-    if ((h.flags & kFlagStats) && static_cast<std::uint32_t>(op) < kOpCounters)
-      ++s_.opCounts[static_cast<std::uint32_t>(op)];
+    countOp(op, (h.flags & kFlagStats) != 0);
+  }
+  // The opcode's counter, for --stats.
+  STAR_HD void countOp(Op op, bool stats) {
+    if (stats && static_cast<std::uint32_t>(op) < kOpCounters) ++s_.opCounts[static_cast<std::uint32_t>(op)];
   }
 
   // ---- state
