@@ -7,6 +7,7 @@
 //   usage: primitives_bench [--cpu-only] [--sizes n,n,...] [--loop-sizes n,n,...]
 //                           [--loops-only | --no-loops]
 #include <chrono>
+#include <exception>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -138,15 +139,13 @@ void runBackend(Backend& b, const std::vector<std::uint64_t>& sizes) {
               bytes / (us * 1e-6) / 1e9);
 }
 
-}  // namespace
-
 std::vector<std::uint64_t> parseSizes(char* list) {
   std::vector<std::uint64_t> sizes;
   for (char* s = std::strtok(list, ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::strtoull(s, nullptr, 10));
   return sizes;
 }
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {100, 1000, 5000, 100000, 10000000};
   std::vector<std::uint64_t> loopSizes = {10000, 100000, 1000000, 10000000};
   bool cpuOnly = false, calls = true, loops = true;
@@ -169,10 +168,9 @@ int main(int argc, char** argv) {
                 (unsigned long long)(wordsForBits(sizes.back()) * 8), floor.copyGBps);
     auto gpu = makeCudaBackend();
     if (calls) runBackend(*gpu, sizes);
-    if (loops) {
-      bench::runStarLoopPrimitives(*gpu, "device", loopSizes);
-      bench::runStarLoopPrimitives(*gpu, "host", loopSizes);
-    }
+    if (loops && !(bench::runStarLoopPrimitives(*gpu, "device", loopSizes) &&
+                   bench::runStarLoopPrimitives(*gpu, "host", loopSizes)))
+      return 1;
   } else if (!cpuOnly) {
     std::printf("\n(no GPU: %s)\n", why.c_str());
   }
@@ -180,6 +178,18 @@ int main(int argc, char** argv) {
   (void)cpuOnly;  // used only with CUDA
   auto cpu = makeCpuBackend();
   if (calls) runBackend(*cpu, sizes);
-  if (loops) bench::runStarLoopPrimitives(*cpu, "host", loopSizes);
+  if (loops && !bench::runStarLoopPrimitives(*cpu, "host", loopSizes)) return 1;
   return 0;
+}
+
+}  // namespace
+
+// A Star program of the loop table that fails to run ends the benchmark with its message.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "primitives_bench: %s\n", e.what());
+    return 1;
+  }
 }
