@@ -30,6 +30,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import queue
 import re
 import select
 import shlex
@@ -105,14 +106,32 @@ def run_one(cmd, cwd, timeout):
 _servers = threading.local()
 
 
-def run_on_server(cname, options, star, args, cwd, timeout):
+class Slots:
+    """At most K runs at once in a group of configurations (--slots NAME[,NAME...]=K), each slot
+    with one server that serves every configuration of the group. On one GPU, processes do not
+    run at once: the GPU switches between their contexts, and a run that waits on the GPU for
+    every primitive (the CUDA host engine) or launches an engine per program pays for each switch.
+    Few processes, each running the group's configurations one after another in one context, are
+    faster than a process per configuration and job."""
+
+    def __init__(self, group, k):
+        self.group = group
+        self.free = queue.Queue()
+        for _ in range(k):
+            self.free.put({})
+
+
+def run_on_server(cname, options, star, args, cwd, timeout, servers=None, key=None):
     """A configuration `NAME=@OPTIONS`: the program runs in a `star run-server` kept by this thread
-    (one per configuration), as `star run OPTIONS prog.star ARGS` would, without a new process
-    (on a GPU, 0.35 s of CUDA start-up per program saved). (status, stdout, stderr, timed_out); a
-    crash ends the server, which the next program starts again."""
-    servers = getattr(_servers, 'procs', None)
+    (one per configuration; or by the slot `servers` it holds), as `star run OPTIONS prog.star
+    ARGS` would, without a new process (on a GPU, 0.35 s of CUDA start-up per program saved).
+    The server is kept under `key` (the configuration's name by default). (status, stdout,
+    stderr, timed_out); a crash ends the server, which the next program starts again."""
+    cname = key or cname
     if servers is None:
-        servers = _servers.procs = {}
+        servers = getattr(_servers, 'procs', None)
+        if servers is None:
+            servers = _servers.procs = {}
     p = servers.get(cname)
     if p is None or p.poll() is not None:
         p = servers[cname] = subprocess.Popen([star, 'run-server'], stdin=subprocess.PIPE,
@@ -164,10 +183,11 @@ class Result:
     def __init__(self, name, program):
         self.name, self.program = name, program
         self.runs = {}         # config -> (status, out, err, timed_out)
+        self.seconds = {}      # config -> seconds its run took
         self.problems = []
 
 
-def check_program(name, text, configs, star, timeout, workroot):
+def check_program(name, text, configs, star, timeout, workroot, slots):
     args, files = parse_header(text)
     res = Result(name, text)
     for attempt in range(3):
@@ -181,10 +201,18 @@ def check_program(name, text, configs, star, timeout, workroot):
                 for fn, content in files.items():
                     with open(os.path.join(d, fn), 'w', encoding='utf-8') as f:
                         f.write(content)
-                if template.startswith('@'):
-                    res.runs[cname] = run_on_server(cname, template[1:], star, args, d, timeout)
-                else:
-                    res.runs[cname] = run_one(expand(template, star, args), d, timeout)
+                slot = slots[cname].free.get() if cname in slots else None
+                started = time.time()
+                try:
+                    if template.startswith('@'):
+                        res.runs[cname] = run_on_server(cname, template[1:], star, args, d, timeout, slot,
+                                                        slots[cname].group if cname in slots else None)
+                    else:
+                        res.runs[cname] = run_one(expand(template, star, args), d, timeout)
+                finally:
+                    res.seconds[cname] = time.time() - started
+                    if slot is not None:
+                        slots[cname].free.put(slot)
         finally:
             shutil.rmtree(base, ignore_errors=True)
         if any(r[0] == 127 for r in res.runs.values()) and not os.path.exists(star):
@@ -297,6 +325,9 @@ def main():
     ap.add_argument('--time-limit', type=float, default=0,
                     help='start no new program after this many seconds (0: no limit)')
     ap.add_argument('--quiet', action='store_true', help='no progress lines')
+    ap.add_argument('--slots', action='append', metavar='NAME[,NAME...]=K', default=[],
+                    help='at most K runs at once in these configurations, one server per slot '
+                         'for all of them (repeatable)')
     a = ap.parse_args()
 
     star = os.path.abspath(a.star)
@@ -308,6 +339,17 @@ def main():
         if not re.fullmatch(r'[A-Za-z0-9_.-]+', n) or n in [x[0] for x in configs]:
             ap.error(f'bad or duplicate configuration name {n!r}')
         configs.append((n, c))
+    slots = {}
+    for spec in a.slots:
+        names, _, k = spec.partition('=')
+        group = names.split(',')
+        if (not all(n in [x[0] for x in configs] and n not in slots for n in group)
+                or not k.isdigit() or int(k) < 1):
+            ap.error(f'--slots needs NAME[,NAME...]=K with configuration names not in another '
+                     f'--slots and K >= 1, not {spec!r}')
+        pool = Slots(names, int(k))
+        for n in group:
+            slots[n] = pool
     if not wait_for(star, 120):
         print(f'difftest: no star binary at {star}', file=sys.stderr)
         return 2
@@ -328,6 +370,7 @@ def main():
     lock = threading.Lock()
     passed = failed = 0
     statuses = {}
+    seconds = {c: 0.0 for c, _ in configs}
     t0 = time.time()
 
     skipped = [0]
@@ -343,7 +386,7 @@ def main():
             r = Result(name, f'// generator exception: {e!r}\n')
             r.problems.append(f'generator exception: {e!r}')
             return r
-        return check_program(name, text, configs, star, a.timeout, workroot)
+        return check_program(name, text, configs, star, a.timeout, workroot, slots)
 
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
@@ -353,6 +396,8 @@ def main():
                 if res is None:
                     continue
                 with lock:
+                    for c, sec in res.seconds.items():
+                        seconds[c] += sec
                     if res.runs:
                         st = res.runs[configs[0][0]][0]
                         statuses[st] = statuses.get(st, 0) + 1
@@ -371,6 +416,8 @@ def main():
         shutil.rmtree(workroot, ignore_errors=True)
     st = ', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))
     print(f'difftest: reference exit statuses: {st}; {time.time() - t0:.1f}s')
+    print('difftest: seconds in each configuration: '
+          + ', '.join(f'{c} {sec:.1f}' for c, sec in seconds.items()))
     if skipped[0]:
         print(f'difftest: {skipped[0]} programs not run (--time-limit {a.time_limit:g}s)')
     print(f'difftest: {passed} passed, {failed} failed')
