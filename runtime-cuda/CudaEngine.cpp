@@ -84,8 +84,20 @@ void CudaEngine::load(const EngineProgramImage& image) {
   program_.constLength = base + constLength;
   program_.constWords = base + constWords;
   program_.loops = reinterpret_cast<const engine::LoopInfo*>(base + loops);
-  runsLoops_ = false;
-  for (const engine::LoopInfo& loop : image.loops) runsLoops_ = runsLoops_ || loop.kind != engine::kLoopHost;
+  reachesLoop_ = image.reachesEngineLoop;
+}
+
+// Whether the run may reach a parallel loop the engine runs itself: one in the function it starts
+// in, in a function it returns to (on its call stack) or in any function these call. Only then do
+// whole tables count in the choice of block or grid: a program that merely links a unit with such
+// loops (DIJKSTRA beside WARSHALL_C in graphs) keeps the block its slices and columns ask for.
+bool CudaEngine::mayRunEngineLoops(const EngineRun& r) const {
+  if (!(r.header.flags & engine::kFlagParallelLoops)) return false;
+  const auto reaches = [&](std::uint32_t f) { return f >= reachesLoop_.size() || reachesLoop_[f]; };
+  if (reaches(r.header.function)) return true;
+  for (std::uint64_t i = 0; i < r.header.frames && i < r.frames.size(); ++i)
+    if (reaches(r.frames[i].function)) return true;
+  return false;
 }
 
 void CudaEngine::run(EngineRun& r) {
@@ -106,13 +118,14 @@ void CudaEngine::run(EngineRun& r) {
   hostBuffer(l.total + 8);
   std::uint64_t* flags = pinned_ + l.total;  // [0] interrupt, [1] ticket
   std::uint64_t work = 0;  // the most words one step of one value may touch
+  const bool loops = mayRunEngineLoops(r);
   engine::packRegion(r, l, pinned_, [&](std::uint32_t hd) {
     if (!values_.live(hd)) return engine::Shape{};
     DeviceValue& v = values_.at(hd);
     const bool table = values_.kind(hd) == HandleKind::Table;
     work = std::max(work, table ? std::max(v.colWords(), wordsForBits(v.cols)) : v.capacity);
     // A parallel loop the engine runs may update every word of a table in one step.
-    if (table && runsLoops_ && (h.flags & engine::kFlagParallelLoops)) work = std::max(work, v.words());
+    if (table && loops) work = std::max(work, v.words());
     return engine::Shape{v.data, v.rows, table ? v.cols : 1, v.capacity, table ? 2u : 1u, 0};
   });
   flags[0] = 0;

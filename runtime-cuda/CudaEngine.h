@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/DeviceValue.h"
@@ -28,11 +29,12 @@ class CudaEngine final : public DeviceEngine {
 
  private:
   void hostBuffer(std::uint64_t words);
+  bool mayRunEngineLoops(const EngineRun& run) const;
 
   DeviceContext& ctx_;
   HandleTable<DeviceValue>& values_;
   engine::Program program_;
-  bool runsLoops_ = false;  // the program has parallel loops the engine runs itself
+  std::vector<bool> reachesLoop_;  // per function: a call of it may run a loop the engine runs
   std::uint64_t* programWords_ = nullptr;  // the program's arrays, one allocation
   std::uint64_t programCapacity_ = 0;
   std::uint64_t* staging_ = nullptr;

@@ -127,8 +127,10 @@ if want enginecheck; then
   python3 tests/repl/pty_test.py "$D/bin/star" cuda device > "$OUT/pty-cuda.txt" 2>&1; rc=$?
   note "REPL pty test on cuda, device engine rc=$rc (77: no pexpect): $(tail -1 "$OUT/pty-cuda.txt")"
   [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
-  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start 1 --count "${STAR_DIFF_COUNT:-10000}" \
-    --jobs 16 --quiet --time-limit "${STAR_DIFF_SECONDS:-150}" --failures "$OUT/difftest-failures" \
+  # The two CUDA engines share one server: on one GPU, processes take turns (difftest --slots).
+  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
+    --count "${STAR_DIFF_COUNT:-10000}" --jobs 16 --slots host,device=1 --quiet \
+    --time-limit "${STAR_DIFF_SECONDS:-150}" --failures "$OUT/difftest-failures" \
     --config "cpu={star} run --backend=cpu {prog}" \
     --config "host=@--backend=cuda --engine=host" \
     --config "device=@--backend=cuda --engine=device" > "$OUT/difftest-engines.txt" 2>&1; rc=$?

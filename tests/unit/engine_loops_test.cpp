@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/unit/support/StarTestUtil.h"
 #include "vm/backend/FusedUpdate.h"
+#include "vm/bytecode/CallGraph.h"
 #include "vm/interp/EngineLoops.h"
 
 namespace star {
@@ -100,6 +102,74 @@ TEST(EngineLoops, OtherBodiesAreTheHosts) {
   for (const char* body : bodies) EXPECT_EQ(loopOf(body).kind, engine::kLoopHost) << body;
 }
 
+// Which functions may reach a loop the engine runs (vm/bytecode/CallGraph.h), as the CUDA engine
+// asks before it counts whole tables in its choice of block or grid: Update has one, Via calls
+// it, Other and Leaf do not reach one, and neither does the main body that calls only Other.
+std::vector<bool> reachesOf(const Module& m) {
+  std::vector<bool> own(m.functions.size(), false);
+  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi)
+    for (std::uint32_t l = 0; l < m.functions[fi].parallelLoops.size(); ++l)
+      own[fi] = own[fi] || engineLoopOf(analyseParallelBody(m, m.functions[fi], m.functions[fi].parallelLoops[l]),
+                                        m.functions[fi].parallelLoops[l])
+                                   .kind != engine::kLoopHost;
+  return reachingFunctions(m, own);
+}
+
+TEST(EngineLoops, OnlyCallersOfTheEnginesLoopsReachThem) {
+  static startest::TempDir dir;
+  const std::string units =
+      "proc Update(var T: table; x: word);\nvar V, W: slice(T); i: integer;\n"
+      "begin W := COL(1, T); forall i in x do begin V := COL(i, T); V := V or W; COL(i, T) := V end end;\n"
+      "proc Via(var T: table); begin Update(T, ROW(1, T)) end;\n"
+      "proc Leaf(var T: table); var i: integer;\n"
+      "begin for i := 1 to COLS(T) do COL(i, T) := COL(1, T) end;\n"
+      "proc Other(var T: table); begin Leaf(T); Leaf(T) end;\n";
+  for (const bool callsVia : {false, true}) {
+    const std::string source = "program P;\nvar G: table(4, 4);\n" + units + "begin Other(G)" +
+                               (callsVia ? "; Via(G)" : "") + " end.\n";
+    const startest::Compiled c = startest::compileSource(dir, source, "prog.star", /*warnUnused=*/false);
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    const std::vector<bool> reaches = reachesOf(c.module);
+    ASSERT_EQ(reaches.size(), c.module.functions.size());
+    for (std::uint32_t fi = 0; fi < c.module.functions.size(); ++fi) {
+      const std::string& name = c.module.functions[fi].name;
+      if (name == "Update" || name == "Via") {
+        EXPECT_TRUE(reaches[fi]) << name;
+      } else if (name == "Leaf" || name == "Other") {
+        EXPECT_FALSE(reaches[fi]) << name;
+      }
+    }
+    EXPECT_EQ(reaches[c.module.entry], callsVia) << source;
+  }
+}
+
+TEST(CallGraph, CalleesAreReadFromTheCodeAndBadCodeReaches) {
+  static startest::TempDir dir;
+  const startest::Compiled c = startest::compileSource(
+      dir, "program P;\nproc A; begin writeln(1) end;\nproc B; begin A; A end;\nbegin B end.\n",
+      "prog.star", /*warnUnused=*/false);
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  Module m = c.module;
+  std::uint32_t a = 0, b = 0;
+  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi) {
+    if (m.functions[fi].name == "A") a = fi;
+    if (m.functions[fi].name == "B") b = fi;
+  }
+  const auto callees = calleesOf(m, b);
+  ASSERT_TRUE(callees.has_value());
+  EXPECT_EQ(*callees, (std::vector<std::uint32_t>{a, a}));
+  EXPECT_EQ(*calleesOf(m, m.entry), std::vector<std::uint32_t>{b});
+  std::vector<bool> none(m.functions.size(), false);
+  EXPECT_FALSE(reachingFunctions(m, none)[m.entry]);
+  // A cut instruction in A: nothing can be proved of it, so it and its callers reach.
+  m.functions[a].code.push_back(static_cast<std::uint32_t>(Op::CALL));
+  EXPECT_FALSE(calleesOf(m, a).has_value());
+  const std::vector<bool> reaches = reachingFunctions(m, none);
+  EXPECT_TRUE(reaches[a]);
+  EXPECT_TRUE(reaches[b]);
+  EXPECT_TRUE(reaches[m.entry]);
+  EXPECT_FALSE(calleesOf(m, static_cast<std::uint32_t>(m.functions.size())).has_value());
+}
 
 // The backends' executors fuse the same update in a plan (vm/backend/FusedUpdate.h).
 namespace plans {

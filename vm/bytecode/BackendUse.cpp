@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "vm/bytecode/Opcodes.h"
+#include "vm/bytecode/CallGraph.h"
 
 namespace star {
 namespace {
@@ -28,24 +28,17 @@ bool usesBackend(const Module& m) {
   std::vector<std::uint32_t> work{m.entry};
   seen[m.entry] = true;
   while (!work.empty()) {
-    const Function& f = m.functions[work.back()];
+    const std::uint32_t fn = work.back();
     work.pop_back();
+    const Function& f = m.functions[fn];
     if (holdsHandle(f)) return true;
-    for (std::size_t pc = 0; pc < f.code.size();) {
-      const Op op = static_cast<Op>(f.code[pc]);
-      if (f.code[pc] >= kOpCount || pc + instrSize(op) > f.code.size()) return true;
-      const std::string_view shape = opInfo(op).shape;
-      for (std::size_t k = 0; k < shape.size(); ++k) {
-        if (shape[k] != 'f') continue;
-        const std::uint32_t callee = f.code[pc + 1 + k];
-        if (callee >= m.functions.size()) return true;
-        if (!seen[callee]) {
-          seen[callee] = true;
-          work.push_back(callee);
-        }
+    const auto callees = calleesOf(m, fn);
+    if (!callees) return true;  // not verified: assume the worst
+    for (std::uint32_t callee : *callees)
+      if (!seen[callee]) {
+        seen[callee] = true;
+        work.push_back(callee);
       }
-      pc += instrSize(op);
-    }
   }
   return false;
 }
