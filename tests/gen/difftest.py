@@ -187,7 +187,10 @@ class Result:
         self.problems = []
 
 
-def check_program(name, text, configs, star, timeout, workroot, slots):
+def check_program(name, text, configs, star, timeout, workroot, slots, deadline=None):
+    """The program through every configuration: a Result, or None when the deadline (--time-limit)
+    passed while it waited for a slot (it then counts as not run: a run under a time budget ends
+    at most one slot's program after the limit, not after every waiting job's)."""
     args, files = parse_header(text)
     res = Result(name, text)
     for attempt in range(3):
@@ -201,7 +204,15 @@ def check_program(name, text, configs, star, timeout, workroot, slots):
                 for fn, content in files.items():
                     with open(os.path.join(d, fn), 'w', encoding='utf-8') as f:
                         f.write(content)
-                slot = slots[cname].free.get() if cname in slots else None
+                slot = None
+                if cname in slots:
+                    while slot is None:
+                        if deadline is not None and time.time() > deadline:
+                            return None
+                        try:
+                            slot = slots[cname].free.get(timeout=1)
+                        except queue.Empty:
+                            pass
                 started = time.time()
                 try:
                     if template.startswith('@'):
@@ -378,7 +389,8 @@ def main():
     def work(job):
         name, gen = job
         if a.time_limit and time.time() - t0 > a.time_limit:
-            skipped[0] += 1
+            with lock:
+                skipped[0] += 1
             return None
         try:
             text = gen()
@@ -386,7 +398,12 @@ def main():
             r = Result(name, f'// generator exception: {e!r}\n')
             r.problems.append(f'generator exception: {e!r}')
             return r
-        return check_program(name, text, configs, star, a.timeout, workroot, slots)
+        res = check_program(name, text, configs, star, a.timeout, workroot, slots,
+                            t0 + a.time_limit if a.time_limit else None)
+        if res is None:
+            with lock:
+                skipped[0] += 1
+        return res
 
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
