@@ -114,8 +114,8 @@ class Slots:
     Few processes, each running the group's configurations one after another in one context, are
     faster than a process per configuration and job."""
 
-    def __init__(self, group, k):
-        self.group = group
+    def __init__(self, key, k):
+        self.key = key          # the group's names as given: the key of the slot's server
         self.free = queue.Queue()
         for _ in range(k):
             self.free.put({})
@@ -152,10 +152,10 @@ def run_on_server(cname, options, star, args, cwd, timeout, servers=None, key=No
             if line:
                 reply = json.loads(line)
                 status = reply.get('status', 125)
-    except (BrokenPipeError, OSError):
-        pass
+    except (BrokenPipeError, OSError, ValueError, AttributeError):
+        pass  # a server that stopped or wrote something else: ended below, as after a crash
     if timed_out or status is None:
-        if timed_out:
+        if timed_out or p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
         rc = p.wait()
         status = rc if not timed_out else None
@@ -207,17 +207,21 @@ def check_program(name, text, configs, star, timeout, workroot, slots, deadline=
                 slot = None
                 if cname in slots:
                     while slot is None:
-                        if deadline is not None and time.time() > deadline:
+                        left = None if deadline is None else deadline - time.time()
+                        if left is not None and left <= 0:
                             return None
                         try:
-                            slot = slots[cname].free.get(timeout=1)
+                            slot = slots[cname].free.get(timeout=1 if left is None else min(1, left))
                         except queue.Empty:
-                            pass
+                            continue
+                        if deadline is not None and time.time() > deadline:
+                            slots[cname].free.put(slot)  # got it too late: not run
+                            return None
                 started = time.time()
                 try:
                     if template.startswith('@'):
                         res.runs[cname] = run_on_server(cname, template[1:], star, args, d, timeout, slot,
-                                                        slots[cname].group if cname in slots else None)
+                                                        slots[cname].key if cname in slots else None)
                     else:
                         res.runs[cname] = run_one(expand(template, star, args), d, timeout)
                 finally:

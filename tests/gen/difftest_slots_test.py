@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks difftest.py's --slots and --time-limit with a stand-in `star`: a run-server that logs
 when each request starts and ends. With `--slots host,device=1` both configurations go through one
-server process and no two of its runs overlap, while the jobs still run in parallel; with a time
-limit, jobs that would wait for the slot after it are not run, so the run ends soon after it.
+server process and no two of its runs overlap; with a time
+limit, jobs that would wait for the slot after it are not run, so the run ends soon after it; a
+server that answers with something else than a reply is a failure of that program, not a hang.
 Exit status 0 when every check holds."""
 
 import os
@@ -24,6 +25,10 @@ for line in sys.stdin:
     with open(log, "a") as f:
         f.write(f"start {os.getpid()} {time.time()} {' '.join(req['args'])}\n")
     time.sleep(delay)
+    if os.environ.get("FAKE_STAR_GARBAGE") and os.path.exists(os.path.join(req["dir"], "prog.star")) \
+            and "P3;" in open(os.path.join(req["dir"], "prog.star")).read():
+        print("not json", flush=True)
+        continue
     open(req["out"], "w").write("same\n")
     open(req["err"], "w").write("")
     with open(log, "a") as f:
@@ -32,8 +37,8 @@ for line in sys.stdin:
 '''
 
 
-def run_difftest(star, programs, extra, env):
-    cmd = [sys.executable, os.path.join(HERE, 'difftest.py'), '--star', star, '--jobs', '4', '--quiet',
+def run_difftest(star, programs, extra, env, jobs=4):
+    cmd = [sys.executable, os.path.join(HERE, 'difftest.py'), '--star', star, '--jobs', str(jobs), '--quiet',
            '--config', 'host=@--engine=host', '--config', 'device=@--engine=device', *extra]
     for p in programs:
         cmd += ['--program', p]
@@ -82,15 +87,26 @@ def main():
         if r.returncode != 0 or len(pids) < 3:
             failures.append(f'without slots: status {r.returncode}, {len(pids)} servers (expected several)')
 
-        # A time limit: 24 programs of 2 x 0.5 s through one slot would take 24 s; with a 2 s limit
-        # the jobs waiting for the slot are dropped and the run ends within a few seconds.
+        # A time limit: 24 jobs at once, each 2 x 0.5 s through one slot, would take 24 s; with a
+        # 2 s limit the jobs still waiting for the slot are dropped and the run ends soon after.
         os.remove(log)
         env['FAKE_STAR_DELAY'] = '0.5'
         t0 = time.time()
-        r = run_difftest(star, programs, ['--slots', 'host,device=1', '--time-limit', '2'], env)
+        r = run_difftest(star, programs, ['--slots', 'host,device=1', '--time-limit', '2'], env, jobs=24)
         took = time.time() - t0
-        if r.returncode != 0 or 'programs not run (--time-limit 2s)' not in r.stdout or took > 8:
-            failures.append(f'time limit: status {r.returncode} after {took:.1f}s: {r.stdout}{r.stderr}')
+        runs = sum(1 for line in open(log) if line.startswith('start'))
+        if r.returncode != 0 or 'programs not run (--time-limit 2s)' not in r.stdout or took > 6 or runs > 7:
+            failures.append(f'time limit: status {r.returncode} after {took:.1f}s, {runs} runs: {r.stdout}{r.stderr}')
+
+        # A server that answers with something else than its reply line: a failure of that
+        # program (as a crash), and the run goes on with a new server.
+        os.remove(log)
+        env['FAKE_STAR_DELAY'] = '0.01'
+        env['FAKE_STAR_GARBAGE'] = 'p3.star'
+        r = run_difftest(star, programs[:6], ['--slots', 'host,device=1', '--timeout', '20'], env)
+        del env['FAKE_STAR_GARBAGE']
+        if r.returncode != 1 or 'difftest: 5 passed, 1 failed' not in r.stdout or 'FAIL p3' not in r.stdout:
+            failures.append(f'garbage reply: status {r.returncode}: {r.stdout}{r.stderr}')
 
         r = run_difftest(star, programs[:1], ['--slots', 'host=1', '--slots', 'host,device=1'], env)
         if r.returncode != 2 or 'configuration names not in another --slots' not in r.stderr:

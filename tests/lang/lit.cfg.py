@@ -24,9 +24,14 @@ suffix = "".join(c if c.isalnum() else "-" for c in flags.strip())
 config.test_exec_root = lit_config.params.get(
     "exec_root", os.path.join(os.path.dirname(star), "lit-" + backend + ("-" + suffix if suffix else "")))
 
-# The device engine's emulation on host threads (runtime-cpu/ThreadEngine.h) reads its team shape.
-if "STAR_ENGINE_TEAM" in os.environ:
-    config.environment["STAR_ENGINE_TEAM"] = os.environ["STAR_ENGINE_TEAM"]
+# lit passes only its own list of variables to the tests: the engine's are forwarded here. The
+# emulation on host threads (runtime-cpu/ThreadEngine.h) reads its team shape; the CUDA engine can
+# be forced into one block or the grid, and its state into global memory.
+for var in ("STAR_ENGINE_TEAM", "STAR_ENGINE_MODE", "STAR_ENGINE_GLOBAL_REGION"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+if "STAR_ENGINE_MODE" in os.environ:
+    config.available_features.add("engine-mode-forced")
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%run", f"{star} run --backend={backend} {flags}"))

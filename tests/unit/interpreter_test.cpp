@@ -445,6 +445,37 @@ TEST_F(Interp, StaysUsableAfterARuntimeError) {
   EXPECT_EQ(again.output, "done 1111\n");
 }
 
+// The device engine keeps its own copy of the module's code, made again when the module changes.
+// The REPL rolls a failed input back and may then grow the module to the same sizes with other
+// code: the module's revision tells the copy apart. Here the code is changed in place, sizes kept.
+TEST_F(Interp, TheEngineTakesAModuleChangedInPlaceAfresh) {
+  startest::Vm engineVm;
+  engineVm.interp.enableDeviceEngine(true);
+  ASSERT_TRUE(engineVm.interp.deviceEngineOn());
+  Compiled c = compile(
+      "program a;\nvar s: slice(8); k, j: integer;\n"
+      "begin SET(s); for j := 1 to 300 do k := NUMB(s) + j; writeln(k) end.\n");
+  ASSERT_TRUE(c.ok);
+  RunResult first = engineVm.run(c.module);
+  ASSERT_FALSE(first.error) << *first.error;
+  EXPECT_EQ(first.output, "308\n");
+  ASSERT_GT(engineVm.interp.engineStats().instructions, 0u);  // the loop ran in the engine
+  // k := NUMB(s) + j becomes k := NUMB(s) - j: the first IADD of the main body (the second is
+  // the loop's increment).
+  std::vector<std::uint32_t>& code = c.module.functions[c.module.entry].code;
+  bool changed = false;
+  for (std::size_t pc = 0; pc < code.size() && !changed; pc += star::instrSize(static_cast<star::Op>(code[pc])))
+    if (code[pc] == static_cast<std::uint32_t>(star::Op::IADD)) {
+      code[pc] = static_cast<std::uint32_t>(star::Op::ISUB);
+      changed = true;
+    }
+  ASSERT_TRUE(changed);
+  ++c.module.revision;
+  RunResult second = engineVm.run(c.module);
+  ASSERT_FALSE(second.error) << *second.error;
+  EXPECT_EQ(second.output, "-292\n");
+}
+
 // One interpreter, two unrelated programs with globals of their own. Interpreter::run only
 // allocates the globals beyond those it already has (the REPL's module grows), so between
 // unrelated modules the caller hands the old globals back with releaseGlobals().

@@ -38,11 +38,13 @@ const char* reasonName(engine::StopReason r) {
 }
 
 // Changes whenever the REPL grows the module (functions, constants and globals are only ever
-// appended), cheaply.
+// appended) or rolls it back (its revision), cheaply.
 std::uint64_t moduleKey(const Module& m) {
   std::uint64_t words = 0;
   for (const Function& f : m.functions) words += f.code.size();
-  return (words * 1000003u + m.functions.size()) * 1000003u + m.constants.size() * 31u + m.globals.size();
+  const std::uint64_t sizes =
+      (words * 1000003u + m.functions.size()) * 1000003u + m.constants.size() * 31u + m.globals.size();
+  return sizes * 1000003u + m.revision;
 }
 
 }  // namespace
