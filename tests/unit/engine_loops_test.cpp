@@ -102,19 +102,10 @@ TEST(EngineLoops, OtherBodiesAreTheHosts) {
   for (const char* body : bodies) EXPECT_EQ(loopOf(body).kind, engine::kLoopHost) << body;
 }
 
-// Which functions may reach a loop the engine runs (vm/bytecode/CallGraph.h), as the CUDA engine
-// asks before it counts whole tables in its choice of block or grid: Update has one, Via calls
-// it, Other and Leaf do not reach one, and neither does the main body that calls only Other.
-std::vector<bool> reachesOf(const Module& m) {
-  std::vector<bool> own(m.functions.size(), false);
-  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi)
-    for (std::uint32_t l = 0; l < m.functions[fi].parallelLoops.size(); ++l)
-      own[fi] = own[fi] || engineLoopOf(analyseParallelBody(m, m.functions[fi], m.functions[fi].parallelLoops[l]),
-                                        m.functions[fi].parallelLoops[l])
-                                   .kind != engine::kLoopHost;
-  return reachingFunctions(m, own);
-}
-
+// Which functions may reach a loop the engine runs (reachesEngineLoops, over
+// vm/bytecode/CallGraph.h), as the CUDA engine asks before it counts whole tables in its choice of
+// block or grid: Update has one, Via calls it, Other and Leaf do not reach one, and neither does
+// the main body that calls only Other.
 TEST(EngineLoops, OnlyCallersOfTheEnginesLoopsReachThem) {
   static startest::TempDir dir;
   const std::string units =
@@ -129,7 +120,7 @@ TEST(EngineLoops, OnlyCallersOfTheEnginesLoopsReachThem) {
                                (callsVia ? "; Via(G)" : "") + " end.\n";
     const startest::Compiled c = startest::compileSource(dir, source, "prog.star", /*warnUnused=*/false);
     ASSERT_TRUE(c.ok) << c.diagnostics;
-    const std::vector<bool> reaches = reachesOf(c.module);
+    const std::vector<bool> reaches = reachesEngineLoops(c.module);
     ASSERT_EQ(reaches.size(), c.module.functions.size());
     int named = 0;
     for (std::uint32_t fi = 0; fi < c.module.functions.size(); ++fi) {

@@ -9,7 +9,6 @@
 
 #include "core/MemoryLimit.h"
 #include "vm/backend/DeviceEngine.h"
-#include "vm/bytecode/CallGraph.h"
 #include "vm/interp/EngineLoops.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/StringPool.h"
@@ -114,13 +113,7 @@ void Interpreter::loadProgram(const Module& m) {
     for (const auto& [reg, kind] : f.ownedRegs) img.ownedRegs.push_back({reg, static_cast<std::uint32_t>(kind)});
     img.functions.push_back(info);
   }
-  std::vector<bool> ownLoop(m.functions.size(), false);
-  for (std::uint32_t fi = 0; fi < img.functions.size(); ++fi) {
-    const engine::FunctionInfo& info = img.functions[fi];
-    for (std::uint32_t l = info.loops; l < info.loops + info.nLoops; ++l)
-      ownLoop[fi] = ownLoop[fi] || img.loops[l].kind != engine::kLoopHost;
-  }
-  img.reachesEngineLoop = reachingFunctions(m, ownLoop);
+  img.reachesEngineLoop = reachesEngineLoops(m);
   for (const Constant& k : m.constants) {
     engine::Word value = 0;
     std::uint64_t length = 0;

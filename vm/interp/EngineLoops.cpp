@@ -1,5 +1,7 @@
 #include "vm/interp/EngineLoops.h"
 
+#include "vm/bytecode/CallGraph.h"
+
 namespace star {
 
 static_assert(static_cast<std::uint32_t>(LoopForm::Forall) == 1 &&
@@ -45,6 +47,16 @@ engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop
   info.op = static_cast<std::uint32_t>(update.op);
   info.tempLiveOut = v.liveOut ? 1 : 0;
   return info;
+}
+
+std::vector<bool> reachesEngineLoops(const Module& m) {
+  std::vector<bool> own(m.functions.size(), false);
+  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi) {
+    const Function& f = m.functions[fi];
+    for (const ParallelLoop& loop : f.parallelLoops)
+      own[fi] = own[fi] || engineLoopOf(analyseParallelBody(m, f, loop), loop).kind != engine::kLoopHost;
+  }
+  return reachingFunctions(m, own);
 }
 
 }  // namespace star

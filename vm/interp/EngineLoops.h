@@ -2,6 +2,8 @@
 // once per loop when the program is loaded, from the body the VM proved independent.
 #pragma once
 
+#include <vector>
+
 #include "vm/bytecode/Module.h"
 #include "vm/engine/EngineLayout.h"
 #include "vm/interp/ParallelBody.h"
@@ -12,5 +14,10 @@ namespace star {
 // update `v := COL(i, T); v := v op x; COL(i, T) := v` (or with ROW; op AND, OR or XOR, x not v),
 // with v private to an iteration; kLoopHost for every other body.
 engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop);
+
+// Per function of m: whether a call of it may run a parallel loop the engine runs itself (one of
+// its own, or of a function it calls, directly or not). The CUDA engine counts whole tables in its
+// choice of block or grid only for a run that may reach such a loop.
+std::vector<bool> reachesEngineLoops(const Module& m);
 
 }  // namespace star
