@@ -38,7 +38,9 @@ for line in sys.stdin:
 
 
 def run_difftest(star, programs, extra, env, jobs=4):
+    failures = os.path.join(os.path.dirname(star), 'failures')
     cmd = [sys.executable, os.path.join(HERE, 'difftest.py'), '--star', star, '--jobs', str(jobs), '--quiet',
+           '--failures', failures,
            '--config', 'host=@--engine=host', '--config', 'device=@--engine=device', *extra]
     for p in programs:
         cmd += ['--program', p]
