@@ -11,8 +11,8 @@
 # compute-sanitizer on the engine);
 # enginebench: Star programs on the CPU backend, the host engine and the device engine;
 # loops: the papers' WARSHALL and WARSHALL_C with and without parallel loops, on every engine;
-# difftest: random programs, CPU against CUDA ($STAR_DIFF_COUNT from $STAR_DIFF_START, at most
-# $STAR_DIFF_SECONDS);
+# difftest: random programs, CPU against the CUDA host and device engines ($STAR_DIFF_COUNT from
+# $STAR_DIFF_START, at most $STAR_DIFF_SECONDS; progress lines every 100 programs);
 # `unpack` alone only unpacks the bundle, for commands of one's own).
 set -uo pipefail
 D=${STAR_DIST:-$PWD/build-gpu/dist}
@@ -152,13 +152,16 @@ if want enginecheck; then
   done
 fi
 if want difftest; then
-  # Random programs, the CPU backend against the CUDA backend as a user gets it (the device
-  # engine); the CUDA runs in `star run-server` processes (no CUDA start-up per program).
+  # Random programs, the CPU backend against the CUDA host engine and the CUDA device engine, both
+  # in one `star run-server` (no CUDA start-up per program, one GPU context: difftest --slots):
+  # about 10 programs a second on an H100, so 10,000 take two calls of about 8 minutes
+  # (STAR_DIFF_START/STAR_DIFF_COUNT; the run ends within --timeout of STAR_DIFF_SECONDS).
   python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
-    --count "${STAR_DIFF_COUNT:-10000}" --jobs "${STAR_DIFF_JOBS:-4}" --quiet --time-limit "${STAR_DIFF_SECONDS:-400}" \
-    --failures "$OUT/difftest-failures" --config "cpu={star} run --backend=cpu {prog}" \
-    --config "cuda=@--backend=cuda" > "$OUT/difftest-cpu-cuda.txt" 2>&1; rc=$?
-  note "random programs, cpu / cuda rc=$rc: $(tail -3 "$OUT/difftest-cpu-cuda.txt" | tr '\n' ' ')"
+    --count "${STAR_DIFF_COUNT:-10000}" --jobs "${STAR_DIFF_JOBS:-16}" --slots host,device=1 \
+    --timeout 40 --time-limit "${STAR_DIFF_SECONDS:-480}" --failures "$OUT/difftest-failures" \
+    --config "cpu={star} run --backend=cpu {prog}" --config "host=@--backend=cuda --engine=host" \
+    --config "device=@--backend=cuda --engine=device" > "$OUT/difftest-engines.txt" 2>&1; rc=$?
+  note "random programs from seed ${STAR_DIFF_START:-1}, cpu / cuda host engine / cuda device engine rc=$rc: $(grep -v ' done, ' "$OUT/difftest-engines.txt" | tail -3 | tr '\n' ' ')"
   [ $rc -eq 0 ] || status=1
 fi
 if want enginebench; then
