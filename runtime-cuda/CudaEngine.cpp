@@ -84,20 +84,6 @@ void CudaEngine::load(const EngineProgramImage& image) {
   program_.constLength = base + constLength;
   program_.constWords = base + constWords;
   program_.loops = reinterpret_cast<const engine::LoopInfo*>(base + loops);
-  reachesLoop_ = image.reachesEngineLoop;
-}
-
-// Whether the run may reach a parallel loop the engine runs itself: one in the function it starts
-// in, in a function it returns to (on its call stack) or in any function these call. Only then do
-// whole tables count in the choice of block or grid: a program that merely links a unit with such
-// loops (DIJKSTRA beside WARSHALL_C in graphs) keeps the block its slices and columns ask for.
-bool CudaEngine::mayRunEngineLoops(const EngineRun& r) const {
-  if (!(r.header.flags & engine::kFlagParallelLoops)) return false;
-  const auto reaches = [&](std::uint32_t f) { return f >= reachesLoop_.size() || reachesLoop_[f]; };
-  if (reaches(r.header.function)) return true;
-  for (std::uint64_t i = 0; i < r.header.frames && i < r.frames.size(); ++i)
-    if (reaches(r.frames[i].function)) return true;
-  return false;
 }
 
 void CudaEngine::run(EngineRun& r) {
@@ -118,7 +104,9 @@ void CudaEngine::run(EngineRun& r) {
   hostBuffer(l.total + 8);
   std::uint64_t* flags = pinned_ + l.total;  // [0] interrupt, [1] ticket
   std::uint64_t work = 0;  // the most words one step of one value may touch
-  const bool loops = mayRunEngineLoops(r);
+  // Whole tables count only for a run that may reach a loop the engine runs over one: a program
+  // that merely links such a loop (DIJKSTRA beside WARSHALL_C in graphs) keeps one block.
+  const bool loops = (h.flags & engine::kFlagEngineLoopsReachable) != 0;
   engine::packRegion(r, l, pinned_, [&](std::uint32_t hd) {
     if (!values_.live(hd)) return engine::Shape{};
     DeviceValue& v = values_.at(hd);

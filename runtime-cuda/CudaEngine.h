@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/DeviceValue.h"
@@ -29,12 +28,10 @@ class CudaEngine final : public DeviceEngine {
 
  private:
   void hostBuffer(std::uint64_t words);
-  bool mayRunEngineLoops(const EngineRun& run) const;
 
   DeviceContext& ctx_;
   HandleTable<DeviceValue>& values_;
   engine::Program program_;
-  std::vector<bool> reachesLoop_;  // per function: a call of it may run a loop the engine runs
   std::uint64_t* programWords_ = nullptr;  // the program's arrays, one allocation
   std::uint64_t programCapacity_ = 0;
   std::uint64_t* staging_ = nullptr;

@@ -36,6 +36,22 @@ steps=${*:-unit oracles lang compare sanitize bench}
 want() { [[ " $steps " == *" $1 "* ]]; }
 status=0
 note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+# Random programs, the CPU backend against the CUDA host engine and the CUDA device engine, both
+# in one `star run-server` (no CUDA start-up per program; one GPU context, since processes on one
+# GPU take turns: difftest --slots), from seed $STAR_DIFF_START. $1: --time-limit in seconds; the
+# rest: more difftest options.
+engines_difftest() {
+  local seconds=$1
+  shift
+  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
+    --count "${STAR_DIFF_COUNT:-10000}" --jobs "${STAR_DIFF_JOBS:-16}" --slots host,device=1 \
+    --time-limit "$seconds" --failures "$OUT/difftest-failures" "$@" \
+    --config "cpu={star} run --backend=cpu {prog}" --config "host=@--backend=cuda --engine=host" \
+    --config "device=@--backend=cuda --engine=device" > "$OUT/difftest-engines.txt" 2>&1
+  local rc=$?
+  note "random programs from seed ${STAR_DIFF_START:-1}, cpu / cuda host engine / cuda device engine rc=$rc: $(grep -v ' done, ' "$OUT/difftest-engines.txt" | tail -3 | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
+}
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; \
   "$D/bin/star" --version; } | tee "$OUT/device.txt"
@@ -127,15 +143,7 @@ if want enginecheck; then
   python3 tests/repl/pty_test.py "$D/bin/star" cuda device > "$OUT/pty-cuda.txt" 2>&1; rc=$?
   note "REPL pty test on cuda, device engine rc=$rc (77: no pexpect): $(tail -1 "$OUT/pty-cuda.txt")"
   [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
-  # The two CUDA engines share one server: on one GPU, processes take turns (difftest --slots).
-  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
-    --count "${STAR_DIFF_COUNT:-10000}" --jobs 16 --slots host,device=1 --quiet \
-    --time-limit "${STAR_DIFF_SECONDS:-150}" --failures "$OUT/difftest-failures" \
-    --config "cpu={star} run --backend=cpu {prog}" \
-    --config "host=@--backend=cuda --engine=host" \
-    --config "device=@--backend=cuda --engine=device" > "$OUT/difftest-engines.txt" 2>&1; rc=$?
-  note "random programs, cpu / cuda host engine / cuda device engine rc=$rc: $(tail -1 "$OUT/difftest-engines.txt")"
-  [ $rc -eq 0 ] || status=1
+  engines_difftest "${STAR_DIFF_SECONDS:-150}" --quiet
   for tool in memcheck racecheck; do
     for mode in block grid; do
       [ $tool = racecheck ] && [ $mode = grid ] && continue
@@ -152,17 +160,9 @@ if want enginecheck; then
   done
 fi
 if want difftest; then
-  # Random programs, the CPU backend against the CUDA host engine and the CUDA device engine, both
-  # in one `star run-server` (no CUDA start-up per program, one GPU context: difftest --slots):
-  # about 10 programs a second on an H100, so 10,000 take two calls of about 8 minutes
+  # About 10 programs a second on an H100: 10,000 take two calls of about 8 minutes
   # (STAR_DIFF_START/STAR_DIFF_COUNT; the run ends within --timeout of STAR_DIFF_SECONDS).
-  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
-    --count "${STAR_DIFF_COUNT:-10000}" --jobs "${STAR_DIFF_JOBS:-16}" --slots host,device=1 \
-    --timeout 40 --time-limit "${STAR_DIFF_SECONDS:-480}" --failures "$OUT/difftest-failures" \
-    --config "cpu={star} run --backend=cpu {prog}" --config "host=@--backend=cuda --engine=host" \
-    --config "device=@--backend=cuda --engine=device" > "$OUT/difftest-engines.txt" 2>&1; rc=$?
-  note "random programs from seed ${STAR_DIFF_START:-1}, cpu / cuda host engine / cuda device engine rc=$rc: $(grep -v ' done, ' "$OUT/difftest-engines.txt" | tail -3 | tr '\n' ' ')"
-  [ $rc -eq 0 ] || status=1
+  engines_difftest "${STAR_DIFF_SECONDS:-480}" --timeout 40
 fi
 if want enginebench; then
   # Each run is bounded: a configuration that is far too slow shows as a missing row.

@@ -120,6 +120,22 @@ class Slots:
         for _ in range(k):
             self.free.put({})
 
+    def take(self, deadline):
+        """A free slot (its servers), or None when the deadline (a time.time(); None: no limit)
+        passes first; a slot that comes after the deadline goes back."""
+        while True:
+            left = None if deadline is None else deadline - time.time()
+            if left is not None and left <= 0:
+                return None
+            try:
+                slot = self.free.get(timeout=left if left is None else min(1, left))
+            except queue.Empty:
+                continue
+            if deadline is not None and time.time() > deadline:
+                self.free.put(slot)
+                return None
+            return slot
+
 
 def run_on_server(cname, options, star, args, cwd, timeout, servers=None, key=None):
     """A configuration `NAME=@OPTIONS`: the program runs in a `star run-server` kept by this thread
@@ -204,30 +220,21 @@ def check_program(name, text, configs, star, timeout, workroot, slots, deadline=
                 for fn, content in files.items():
                     with open(os.path.join(d, fn), 'w', encoding='utf-8') as f:
                         f.write(content)
-                slot = None
-                if cname in slots:
-                    while slot is None:
-                        left = None if deadline is None else deadline - time.time()
-                        if left is not None and left <= 0:
-                            return None
-                        try:
-                            slot = slots[cname].free.get(timeout=1 if left is None else min(1, left))
-                        except queue.Empty:
-                            continue
-                        if deadline is not None and time.time() > deadline:
-                            slots[cname].free.put(slot)  # got it too late: not run
-                            return None
+                pool = slots.get(cname)
+                slot = pool.take(deadline) if pool else None
+                if pool and slot is None:
+                    return None
                 started = time.time()
                 try:
                     if template.startswith('@'):
                         res.runs[cname] = run_on_server(cname, template[1:], star, args, d, timeout, slot,
-                                                        slots[cname].key if cname in slots else None)
+                                                        pool.key if pool else None)
                     else:
                         res.runs[cname] = run_one(expand(template, star, args), d, timeout)
                 finally:
                     res.seconds[cname] = time.time() - started
-                    if slot is not None:
-                        slots[cname].free.put(slot)
+                    if pool:
+                        pool.free.put(slot)
         finally:
             shutil.rmtree(base, ignore_errors=True)
         if any(r[0] == 127 for r in res.runs.values()) and not os.path.exists(star):

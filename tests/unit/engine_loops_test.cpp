@@ -103,8 +103,8 @@ TEST(EngineLoops, OtherBodiesAreTheHosts) {
 }
 
 // Which functions may reach a loop the engine runs (reachesEngineLoops, over
-// vm/bytecode/CallGraph.h), as the CUDA engine asks before it counts whole tables in its choice of
-// block or grid: Update has one, Via calls it, Other and Leaf do not reach one, and neither does
+// vm/bytecode/CallGraph.h), as the hand-over asks before it tells the engine it may size its team
+// for whole tables (kFlagEngineLoopsReachable): Update has one, Via calls it, Other and Leaf do not reach one, and neither does
 // the main body that calls only Other.
 TEST(EngineLoops, OnlyCallersOfTheEnginesLoopsReachThem) {
   static startest::TempDir dir;
@@ -120,7 +120,11 @@ TEST(EngineLoops, OnlyCallersOfTheEnginesLoopsReachThem) {
                                (callsVia ? "; Via(G)" : "") + " end.\n";
     const startest::Compiled c = startest::compileSource(dir, source, "prog.star", /*warnUnused=*/false);
     ASSERT_TRUE(c.ok) << c.diagnostics;
-    const std::vector<bool> reaches = reachesEngineLoops(c.module);
+    std::vector<engine::LoopInfo> loops;  // as the engine's program image lists them
+    for (const Function& f : c.module.functions)
+      for (const ParallelLoop& loop : f.parallelLoops)
+        loops.push_back(engineLoopOf(analyseParallelBody(c.module, f, loop), loop));
+    const std::vector<bool> reaches = reachesEngineLoops(c.module, loops);
     ASSERT_EQ(reaches.size(), c.module.functions.size());
     int named = 0;
     for (std::uint32_t fi = 0; fi < c.module.functions.size(); ++fi) {

@@ -25,9 +25,6 @@ struct EngineProgramImage {
   std::vector<std::uint64_t> constLength;
   std::vector<engine::Word> constWords;
   std::vector<engine::LoopInfo> loops;
-  // Per function: whether a call of it may run a parallel loop the engine runs itself (one of its
-  // own or of a function it calls, directly or not).
-  std::vector<bool> reachesEngineLoop;
 };
 
 // The interpreter's state between two instructions. The header's capacities for the stack,

@@ -80,6 +80,9 @@ inline constexpr std::uint32_t kMaxCopyJobs = 16;
 inline constexpr std::uint32_t kFlagNatives = 1;        // native procedures may run
 inline constexpr std::uint32_t kFlagParallelLoops = 2;  // PFOR runs loops in parallel
 inline constexpr std::uint32_t kFlagStats = 4;          // count instructions per opcode
+// The run may reach a parallel loop the engine runs itself (EngineLoops.h, reachesEngineLoops):
+// only then does a backend size the team for whole tables.
+inline constexpr std::uint32_t kFlagEngineLoopsReachable = 8;
 
 struct Header {
   // Where the run is: the instruction to execute next (at a stop: the one the host executes).

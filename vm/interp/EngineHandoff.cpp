@@ -113,7 +113,7 @@ void Interpreter::loadProgram(const Module& m) {
     for (const auto& [reg, kind] : f.ownedRegs) img.ownedRegs.push_back({reg, static_cast<std::uint32_t>(kind)});
     img.functions.push_back(info);
   }
-  img.reachesEngineLoop = reachesEngineLoops(m);
+  reachesEngineLoop_ = reachesEngineLoops(m, img.loops);
   for (const Constant& k : m.constants) {
     engine::Word value = 0;
     std::uint64_t length = 0;
@@ -137,6 +137,14 @@ void Interpreter::loadProgram(const Module& m) {
   engine_->load(img);
   engineModule_ = &m;
   engineModuleKey_ = moduleKey(m);
+}
+
+// Whether the run about to be handed over may reach a parallel loop the engine runs itself: the
+// function it is in, or one it returns to (every frame's), has one or calls one that has.
+bool Interpreter::mayReachEngineLoops() const {
+  for (const Frame& f : frames_)
+    if (f.function >= reachesEngineLoop_.size() || reachesEngineLoop_[f.function]) return true;
+  return false;
 }
 
 // The engine takes the handles of new frames from the pools and never allocates; when it ran out
@@ -209,6 +217,7 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   h.flags = (nativesOn_ ? engine::kFlagNatives : 0) |
             (parallelLoopsOn_ && backend_.parallelExecutor() ? engine::kFlagParallelLoops : 0) |
             (statsOn_ ? engine::kFlagStats : 0);
+  if ((h.flags & engine::kFlagParallelLoops) && mayReachEngineLoops()) h.flags |= engine::kFlagEngineLoopsReachable;
   h.pollsToCheck = engine::kPollsPerCheck;
 
   engine_->run(r);

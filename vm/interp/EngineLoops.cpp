@@ -49,13 +49,12 @@ engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop
   return info;
 }
 
-std::vector<bool> reachesEngineLoops(const Module& m) {
+std::vector<bool> reachesEngineLoops(const Module& m, const std::vector<engine::LoopInfo>& loops) {
   std::vector<bool> own(m.functions.size(), false);
-  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi) {
-    const Function& f = m.functions[fi];
-    for (const ParallelLoop& loop : f.parallelLoops)
-      own[fi] = own[fi] || engineLoopOf(analyseParallelBody(m, f, loop), loop).kind != engine::kLoopHost;
-  }
+  std::size_t next = 0;
+  for (std::uint32_t fi = 0; fi < m.functions.size(); ++fi)
+    for (std::size_t l = 0; l < m.functions[fi].parallelLoops.size() && next < loops.size(); ++l, ++next)
+      own[fi] = own[fi] || loops[next].kind != engine::kLoopHost;
   return reachingFunctions(m, own);
 }
 

@@ -16,8 +16,9 @@ namespace star {
 engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop);
 
 // Per function of m: whether a call of it may run a parallel loop the engine runs itself (one of
-// its own, or of a function it calls, directly or not). The CUDA engine counts whole tables in its
-// choice of block or grid only for a run that may reach such a loop.
-std::vector<bool> reachesEngineLoops(const Module& m);
+// its own, or of a function it calls, directly or not). `loops`: engineLoopOf of every parallel
+// loop of m, function by function in order (as the engine's program image lists them). A backend
+// sizes the team for whole tables only for a run that may reach such a loop.
+std::vector<bool> reachesEngineLoops(const Module& m, const std::vector<engine::LoopInfo>& loops);
 
 }  // namespace star

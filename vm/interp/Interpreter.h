@@ -198,6 +198,8 @@ class Interpreter {
   EngineStats engineStats_;
   bool engineWantsStorage_ = false;  // the engine's last stop was for storage: grow the pools
   void growPoolsForEngine();
+  bool mayReachEngineLoops() const;
+  std::vector<bool> reachesEngineLoop_;  // per function of the loaded module (reachesEngineLoops)
   const Module* engineModule_ = nullptr;
   std::uint64_t engineModuleKey_ = 0;
   std::uint64_t nativeCalls_ = 0;
