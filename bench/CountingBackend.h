@@ -18,6 +18,7 @@ struct BackendCounts {
   std::uint64_t syncs = 0;       // the calls that return a value the host waits for
   std::uint64_t finds = 0;       // findFirst (FND)
   std::uint64_t steps = 0;       // step (STEP)
+  std::uint64_t compares = 0;    // compare (the word comparisons: LESS, EQ, ...)
 };
 
 class CountingBackend final : public Backend, public NativeKernels {
@@ -99,6 +100,7 @@ class CountingBackend final : public Backend, public NativeKernels {
   }
   int compare(Handle a, Handle b) override {
     sync();
+    ++counts.compares;
     return b_.compare(a, b);
   }
   void add(Handle dst, Handle a, Handle b) override {
@@ -144,7 +146,7 @@ class CountingBackend final : public Backend, public NativeKernels {
     b_.readTable(t, out);
   }
   void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
-                   const std::uint64_t* words) override {
+                  const std::uint64_t* words) override {
     sync();
     b_.writeTable(t, rows, cols, words);
   }
@@ -160,7 +162,7 @@ class CountingBackend final : public Backend, public NativeKernels {
     return b_.nativeKernels()->transitiveClosure(t);
   }
   bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
-                    Handle z) override {
+                   Handle z) override {
     prim();
     return b_.nativeKernels()->extremeRows(t, x, first, len, max, z);
   }
@@ -169,17 +171,17 @@ class CountingBackend final : public Backend, public NativeKernels {
     return b_.nativeKernels()->addField(t, x, first, v, subtract);
   }
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
-                 bool descending) override {
+                bool descending) override {
     prim();
     return b_.nativeKernels()->sortRows(t, x, first, len, kind, descending);
   }
   bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
-                    KeyKind kind, bool descending) override {
+                   KeyKind kind, bool descending) override {
     prim();
     return b_.nativeKernels()->segsortRows(t, x, heads, first, len, kind, descending);
   }
   bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
-                    std::vector<double>& fz) override {
+                   std::vector<double>& fz) override {
     sync();
     return b_.nativeKernels()->nbodyForces(s, fx, fy, fz);
   }

@@ -176,6 +176,24 @@ def warshall_engines(tables, out):
     save(fig, ax, out, "warshall_engines.png")
 
 
+def graphs_engines(tables, out):
+    t = find(tables, "The graph procedures' Star bodies on every engine", "vertices")
+    fig, ax = chart("Graph procedures' Star bodies: CPU backend against the device engine (H100)",
+                    "vertices", "time per step (s)", t.heading)
+    # A cell is the time per step in ms, then (in brackets) what a finished run took.
+    leading_ms = lambda cell: (lambda m: float(m.group(1)) * 1e-3 if m else None)(
+        re.match(r"\**([\d.]+)", cell.strip()))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for proc, color in zip(("DIJKSTRA", "BELLMANFORD", "PRIM", "KRUSKAL"), colors):
+        rows = [r for r in t.rows if r[t.column("Star procedure")] == proc]
+        n = [number(r[0]) for r in rows]
+        line(ax, n, [leading_ms(r[t.column("device engine")]) for r in rows], proc + ", device engine",
+             star=True, color=color)
+        line(ax, n, [leading_ms(r[t.column("CPU backend")]) for r in rows], proc + ", CPU backend",
+             color=color)
+    save(fig, ax, out, "graphs_engines.png")
+
+
 def sort(tables, out):
     t = find(tables, "SORT (issue #7)", "rows")
     fig, ax = chart("SORT of table rows (CUDA, H200) against CUB radix sort", "rows", "time (s)", t.heading)
@@ -267,7 +285,8 @@ def main():
     tables = read_tables(args.results)
     os.makedirs(args.out, exist_ok=True)
     plt.rcParams["svg.hashsalt"] = "star"
-    for draw in (closure, warshall, warshall_engines, sort, segsort, nbody, primitives):
+    for draw in (closure, warshall, warshall_engines, graphs_engines, sort, segsort, nbody,
+                 primitives):
         draw(tables, args.out)
 
 

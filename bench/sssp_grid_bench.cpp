@@ -1,24 +1,34 @@
-// Single-source shortest paths on a road-like grid graph: side x side vertices, an arc each way
-// between 4-neighbours, integer weights 1..100 drawn with a fixed seed, the source a corner
-// (vertex 1); rows numbered first, so vertex r * side + c + 1 is at row r, column c.
+// The graph procedures of the standard library (stdlib/graphs.star) as Star code, on a road-like
+// grid graph: side x side vertices, an arc each way between 4-neighbours, integer weights
+// 1..100 drawn with a fixed seed, the source a corner (vertex 1); rows numbered first, so vertex
+// r * side + c + 1 is at row r, column c. (The name is from when it timed only shortest paths.)
 //  * The Boost Graph Library's dijkstra_shortest_paths and bellman_ford_shortest_paths on the
 //    grid of side --bgl-side (default 1000: 10^6 vertices, 3,996,000 arcs).
-//  * The Star library's DIJKSTRA and BELLMANFORD (stdlib/graphs.star) through the VM on the
-//    backend --backend names, on every side given, with the edge list built in memory as
-//    LOADEDGES builds it (edgeListTable, vm/io/GraphFiles.h) and handed to the program in its
-//    global E (no file I/O is timed). A run still busy after --budget seconds is interrupted as
-//    Ctrl-C interrupts `star run`; the table then shows the steps it did and their cost. Every
-//    finished run's distances must equal BGL's (exit status 1 otherwise).
-// Steps: DIJKSTRA settles one vertex per step (one FND each); a BELLMANFORD step is one update of
-// a vertex's distance (two FNDs each), and a finished run's rounds are its STEP calls - 1 -
-// updates (each round STEPs through the vertices changed in the round before, then once more).
-// The backend is wrapped in a counting one (bench/CountingBackend.h) to count them.
+//  * The Star procedures --procs names (default dijkstra,bellmanford; also prim, kruskal and
+//    floyd) through the VM on the backend --backend names, on every side given, with the edge
+//    list built in memory as LOADEDGES builds it (edgeListTable, vm/io/GraphFiles.h) and handed
+//    to the program in its global E (no file I/O is timed). PRIM and KRUSKAL read the arcs as
+//    undirected edges (each pair of neighbours joined twice, parallel edges of two weights);
+//    FLOYD's n x n*b table comes from the host too, as GR_DISTTABLE builds it. A run still busy
+//    after --budget seconds is interrupted as Ctrl-C interrupts `star run`; the table then shows
+//    the steps it did and their cost. Every finished run must agree with BGL: the distances from
+//    vertex 1 (DIJKSTRA, BELLMANFORD), the minimum spanning tree's weight and edge count (PRIM,
+//    KRUSKAL), every distance (FLOYD, against BGL's Dijkstra from each vertex); and its step
+//    count must be the one the procedure takes (exit status 1 otherwise). FLOYD is not run where
+//    its table would pass --floyd-max-gb.
+// Steps: DIJKSTRA settles one vertex per step, PRIM and KRUSKAL add one tree edge per step (one
+// FND each: n - 1 steps on the connected grid); a BELLMANFORD step is one update of a vertex's
+// distance (two FNDs each), and a finished run's rounds are its STEP calls - 1 - updates (each
+// round STEPs through the vertices changed in the round before, then once more); a FLOYD step is
+// a round k (one LESS each: n rounds). The backend is wrapped in a counting one
+// (bench/CountingBackend.h) to count them.
 // With --engine=device the interpreter hands the run to the backend's device engine; the steps
 // are then counted by the engine's opcode counters (the primitive and wait columns stay empty:
 // inside the engine there are no backend calls to count).
 //   usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] [--budget=SECONDS]
-//                          [--bgl-side=N] [side ...]
-//          (defaults: cpu, host, 60, 1000, sides 32 100; --bgl-side=0 leaves the large BGL runs out)
+//                          [--bgl-side=N] [--procs=NAME,...] [--floyd-max-gb=G] [side ...]
+//          (defaults: cpu, host, 60, 1000, dijkstra,bellmanford, 4, sides 32 100;
+//          --bgl-side=0 leaves the large BGL runs out)
 
 // GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
 // boost::optional in adj_list_edge_iterator); it says nothing about this file.
@@ -27,10 +37,15 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/bellman_ford_shortest_paths.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/graph/floyd_warshall_shortest.hpp>
+#include <boost/graph/kruskal_min_spanning_tree.hpp>
+#include <boost/graph/prim_minimum_spanning_tree.hpp>
 #pragma GCC diagnostic pop
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -64,16 +79,36 @@ namespace {
 
 constexpr long kInf = std::numeric_limits<long>::max();
 constexpr std::uint64_t kSeed = 20261122;
-constexpr int kBglRuns = 3;  // BGL Dijkstra: the median of this many runs
+constexpr int kBglRuns = 3;                   // BGL Dijkstra: the median of this many runs
+constexpr std::uint64_t kBglFloydMax = 2048;  // BGL's Floyd-Warshall (n^3) runs up to this n
 
-// E, vb, wb come from the host; args: n, s, algorithm (1 DIJKSTRA, 2 BELLMANFORD).
-const char* kDriver = R"(program SsspGrid;
+// The Star procedures, in the order of the driver's third argument (1..5).
+enum class Proc { Dijkstra = 1, BellmanFord, Prim, Kruskal, Floyd };
+struct ProcInfo {
+  Proc proc;
+  const char* option;  // its name in --procs
+  const char* name;    // its name in graphs.star
+};
+constexpr std::array<ProcInfo, 5> kProcs{{{Proc::Dijkstra, "dijkstra", "DIJKSTRA"},
+                                          {Proc::BellmanFord, "bellmanford", "BELLMANFORD"},
+                                          {Proc::Prim, "prim", "PRIM"},
+                                          {Proc::Kruskal, "kruskal", "KRUSKAL"},
+                                          {Proc::Floyd, "floyd", "FLOYD"}}};
+
+// E, vb, wb (and FLOYD's D) come from the host; args: n, s, the procedure (Proc).
+const char* kDriver = R"(program GridGraphs;
 uses graphs;
-var E, D, P: table; NEG: slice; vb, wb, n, s: integer;
+var E, D, P: table; NEG, T: slice; vb, wb, n, s, total, which: integer;
 begin
-  n := StrToInt(ParamStr(1)); s := StrToInt(ParamStr(2));
-  if StrToInt(ParamStr(3)) = 1 then DIJKSTRA(E, vb, wb, n, s, D, P)
-  else if not BELLMANFORD(E, vb, wb, NEG, n, s, D, P) then writeln('negative cycle')
+  n := StrToInt(ParamStr(1)); s := StrToInt(ParamStr(2)); which := StrToInt(ParamStr(3));
+  if which = 1 then DIJKSTRA(E, vb, wb, n, s, D, P)
+  else if which = 2 then
+  begin
+    if not BELLMANFORD(E, vb, wb, NEG, n, s, D, P) then writeln('negative cycle')
+  end
+  else if which = 3 then total := PRIM(E, vb, wb, s, T)
+  else if which = 4 then total := KRUSKAL(E, vb, wb, T)
+  else if not FLOYD(n, D) then writeln('negative cycle')
 end.
 )";
 
@@ -105,9 +140,15 @@ Directed toBgl(const Graph& g) {
   return d;
 }
 
+using Undirected =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
+                          boost::property<boost::edge_weight_t, long>>;
+
+// The peer's times on one grid (-1: not run) and the answers Star's runs must give.
 struct BglTimes {
-  double dijkstra = -1, bellmanFord = -1;
-  std::vector<long> dist;
+  double dijkstra = -1, bellmanFord = -1, prim = -1, kruskal = -1, floyd = -1;
+  std::vector<long> dist;  // from vertex 1
+  long mstWeight = -1;     // the minimum spanning tree's total weight
 };
 
 // BGL Dijkstra (median of kBglRuns) and, when `withBellmanFord`, one Bellman-Ford run, from
@@ -145,6 +186,51 @@ BglTimes runBgl(const Graph& g, bool withBellmanFord) {
     }
   }
   return t;
+}
+
+// BGL's Kruskal and Prim on the arcs read as undirected edges (one run each); the two trees must
+// weigh the same. Sets t.mstWeight.
+void runBglSpanningTrees(const Graph& g, BglTimes& t) {
+  Undirected u(static_cast<std::size_t>(g.vertices));
+  for (const GraphEdge& e : g.edges) boost::add_edge(e.tail - 1, e.head - 1, e.weight, u);
+  const auto weight = boost::get(boost::edge_weight, u);
+  std::vector<Undirected::edge_descriptor> tree;
+  auto start = std::chrono::steady_clock::now();
+  boost::kruskal_minimum_spanning_tree(u, std::back_inserter(tree));
+  t.kruskal = bench::secondsSince(start);
+  t.mstWeight = 0;
+  for (const auto& e : tree) t.mstWeight += weight[e];
+  std::vector<Undirected::vertex_descriptor> pred(g.vertices);
+  std::vector<long> key(g.vertices);
+  start = std::chrono::steady_clock::now();
+  boost::prim_minimum_spanning_tree(u, pred.data(), boost::distance_map(key.data()));
+  t.prim = bench::secondsSince(start);
+  // Prim's tree weighs the sum of the keys with which its vertices joined.
+  const long primWeight = std::accumulate(key.begin(), key.end(), 0L);
+  if (tree.size() + 1 != g.vertices || primWeight != t.mstWeight) {
+    std::fprintf(stderr, "BGL's Kruskal and Prim disagree\n");
+    std::exit(1);
+  }
+}
+
+// BGL's Floyd-Warshall (the peer's time; where n is small enough for an n^3 run) into t.floyd.
+void runBglFloyd(const Graph& g, BglTimes& t) {
+  const Directed d = toBgl(g);
+  std::vector<std::vector<long>> m(g.vertices, std::vector<long>(g.vertices));
+  const auto start = std::chrono::steady_clock::now();
+  boost::floyd_warshall_all_pairs_shortest_paths(d, m);
+  t.floyd = bench::secondsSince(start);
+}
+
+// Every distance, row-major (kInf: unreachable), from BGL's Dijkstra run from each vertex: the
+// check of a finished FLOYD.
+std::vector<long> allPairsByDijkstra(const Graph& g) {
+  const Directed d = toBgl(g);
+  const std::size_t n = g.vertices;
+  std::vector<long> all(n * n);
+  for (std::size_t s = 0; s < n; ++s)
+    boost::dijkstra_shortest_paths(d, s, boost::distance_map(all.data() + s * n));
+  return all;
 }
 
 // Interrupts the running interpreter (gInterruptRequested) unless stopped within `seconds`.
@@ -199,18 +285,65 @@ std::uint32_t globalIndex(const Module& m, const std::string& name) {
   std::exit(1);
 }
 
+// FLOYD's input as GR_DISTTABLE builds it from E (built here as E is, since GR_DISTTABLE's ROW
+// read and write per arc of a table n * b columns wide takes minutes at 10^4 vertices): n rows of
+// n fields of b = GR_DWIDTH(vb, wb, n) = wb + vb + 2 bits (vb = bits(n) here), most significant
+// bit first, in excess code (bias 2^(b-1)); field j of row i is the least weight of the arcs
+// i -> j, 0 on the diagonal, all ones (infinity) where there is no arc.
+TableData floydTable(const Graph& g, std::uint64_t vb, std::uint64_t wb) {
+  const std::uint64_t n = g.vertices, b = wb + vb + 2, bias = std::uint64_t{1} << (b - 1),
+                      wpc = wordsForBits(n);
+  std::vector<std::uint64_t> field(n * n, ~std::uint64_t{0});  // bias + weight; ~0: infinity
+  for (std::uint64_t i = 0; i < n; ++i) field[i * n + i] = bias;
+  for (const GraphEdge& e : g.edges) {
+    std::uint64_t& f = field[(e.tail - 1) * n + (e.head - 1)];
+    f = std::min(f, bias + static_cast<std::uint64_t>(e.weight));
+  }
+  TableData t;
+  t.reshape(n, n * b);
+  // All ones, then the finite fields' zero bits cleared.
+  for (std::uint64_t c = 0; c < t.cols; ++c)
+    for (std::uint64_t w = 0; w < wpc; ++w)
+      t.words[c * wpc + w] =
+          w + 1 < wpc || n % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n % 64)) - 1;
+  for (std::uint64_t i = 0; i < n; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t f = field[i * n + j];
+      if (f == ~std::uint64_t{0}) continue;
+      for (std::uint64_t q = 0; q < b; ++q)
+        if (!((f >> (b - 1 - q)) & 1))
+          t.words[(j * b + q) * wpc + i / 64] &= ~(std::uint64_t{1} << (i % 64));
+    }
+  return t;
+}
+
 struct StarRun {
   bool finished = false;
   std::string error;  // a runtime error other than the interrupt
   double seconds = 0;
   bench::BackendCounts counts;
-  std::vector<long> dist;  // finished runs: kInf for unreachable
+  std::uint64_t steps = 0;      // as the header says, per procedure
+  std::vector<long> dist;       // finished DIJKSTRA, BELLMANFORD: from vertex 1; FLOYD: all pairs
+  long total = -1;              // finished PRIM, KRUSKAL: the tree's weight
+  std::uint64_t treeEdges = 0;  // and its edge count
 };
 
-// One run of DIJKSTRA (algorithm 1) or BELLMANFORD (2) on a fresh backend and interpreter.
-StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngine,
-                const TableData& edges, std::uint64_t vb, std::uint64_t wb, std::uint64_t n,
-                int algorithm, double budget) {
+// Field first..first+b-1 of row `row` of a table read column by column (wpc words a column), in
+// excess code with all ones = unreachable, as GR_DISTTABLE and the single-source results keep it.
+long distanceField(const std::vector<std::uint64_t>& words, std::uint64_t wpc, std::uint64_t row,
+                   std::uint64_t first, std::uint64_t b) {
+  std::uint64_t x = 0;
+  for (std::uint64_t j = first; j < first + b; ++j)
+    x = (x << 1) | ((words[j * wpc + row / 64] >> (row % 64)) & 1);
+  const std::uint64_t excess = std::uint64_t{1} << (b - 1);
+  return x == (excess << 1) - 1 ? kInf : static_cast<long>(x) - static_cast<long>(excess);
+}
+
+// One run of a procedure on a fresh backend and interpreter.
+StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngine, const Graph& g,
+                const TableData& edges, std::uint64_t vb, std::uint64_t wb, Proc proc,
+                double budget) {
+  const std::uint64_t n = g.vertices;
   StarRun r;
   auto inner = makeBackend(backendName);
   bench::CountingBackend counting(*inner);
@@ -230,7 +363,12 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
   inner->writeTable(e, edges.rows, edges.cols, edges.words.data());
   globals[globalIndex(m, "vb")].i = static_cast<std::int64_t>(vb);
   globals[globalIndex(m, "wb")].i = static_cast<std::int64_t>(wb);
-  vm.setArguments({std::to_string(n), "1", std::to_string(algorithm)});
+  if (proc == Proc::Floyd) {
+    const TableData table = floydTable(g, vb, wb);
+    const auto d = static_cast<Handle>(globals[globalIndex(m, "d")].u);
+    inner->writeTable(d, table.rows, table.cols, table.words.data());
+  }
+  vm.setArguments({std::to_string(n), "1", std::to_string(static_cast<int>(proc))});
   const auto start = std::chrono::steady_clock::now();
   {
     Watchdog watchdog(budget);
@@ -245,24 +383,33 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
   }
   r.counts = counting.counts;
   if (deviceEngine) {
-    r.counts.finds = vm.stats().count[static_cast<std::size_t>(Op::BFND)];
-    r.counts.steps = vm.stats().count[static_cast<std::size_t>(Op::BSTEP)];
+    const auto& count = vm.stats().count;
+    r.counts.finds = count[static_cast<std::size_t>(Op::BFND)];
+    r.counts.steps = count[static_cast<std::size_t>(Op::BSTEP)];
+    r.counts.compares = count[static_cast<std::size_t>(Op::WLT)];
   }
+  r.steps = proc == Proc::BellmanFord ? r.counts.finds / 2
+            : proc == Proc::Floyd     ? r.counts.compares
+                                      : r.counts.finds;
   if (!r.finished) return r;
   if (!out.str().empty()) r.error = out.str();
-  // D: n rows, b columns, excess-2^(b-1) code, all ones = unreachable.
+  if (proc == Proc::Prim || proc == Proc::Kruskal) {
+    r.total = globals[globalIndex(m, "total")].i;
+    std::vector<std::uint64_t> tree;
+    inner->readBits(static_cast<Handle>(globals[globalIndex(m, "t")].u), tree);
+    for (std::uint64_t w : tree) r.treeEdges += static_cast<std::uint64_t>(std::popcount(w));
+    return r;
+  }
+  // D: n rows; one field of b columns (single source) or n of them (FLOYD).
   const auto d = static_cast<Handle>(globals[globalIndex(m, "d")].u);
-  const std::uint64_t b = inner->cols(d), wpc = wordsForBits(n);
+  const std::uint64_t fields = proc == Proc::Floyd ? n : 1, b = inner->cols(d) / fields,
+                      wpc = wordsForBits(n);
   std::vector<std::uint64_t> words;
   inner->readTable(d, words);
-  r.dist.assign(n, 0);
-  for (std::uint64_t v = 0; v < n; ++v) {
-    std::uint64_t x = 0;
-    for (std::uint64_t j = 0; j < b; ++j)
-      x = (x << 1) | ((words[j * wpc + v / 64] >> (v % 64)) & 1);
-    const std::uint64_t excess = std::uint64_t{1} << (b - 1);
-    r.dist[v] = x == (excess << 1) - 1 ? kInf : static_cast<long>(x) - static_cast<long>(excess);
-  }
+  r.dist.assign(n * fields, 0);
+  for (std::uint64_t v = 0; v < n; ++v)
+    for (std::uint64_t f = 0; f < fields; ++f)
+      r.dist[v * fields + f] = distanceField(words, wpc, v, f * b, b);
   return r;
 }
 
@@ -290,9 +437,17 @@ std::string driverPath(const std::string& dir, const std::string& name) {
 int main(int argc, char** argv) {
   std::string backendName = "cpu";
   bool deviceEngine = false;
-  double budget = 60;
+  double budget = 60, floydMaxGb = 4;
   std::uint64_t bglSide = 1000;
   std::vector<std::uint64_t> sides;
+  std::vector<ProcInfo> procs;
+  const auto usage = [] {
+    std::fprintf(stderr,
+                 "usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] "
+                 "[--budget=SECONDS] [--bgl-side=N] [--procs=dijkstra,bellmanford,prim,kruskal,"
+                 "floyd] [--floyd-max-gb=G] [side >= 2 ...]\n");
+    return 1;
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--backend=", 0) == 0)
@@ -303,17 +458,23 @@ int main(int argc, char** argv) {
       budget = std::strtod(a.c_str() + 9, nullptr);
     else if (a.rfind("--bgl-side=", 0) == 0)
       bglSide = std::strtoull(a.c_str() + 11, nullptr, 10);
-    else if (!a.empty() && a[0] != '-' && std::strtoull(a.c_str(), nullptr, 10) >= 2)
+    else if (a.rfind("--floyd-max-gb=", 0) == 0)
+      floydMaxGb = std::strtod(a.c_str() + 15, nullptr);
+    else if (a.rfind("--procs=", 0) == 0) {
+      std::stringstream list(a.substr(8));
+      for (std::string name; std::getline(list, name, ',');) {
+        const auto* info = std::find_if(kProcs.begin(), kProcs.end(),
+                                        [&](const ProcInfo& p) { return name == p.option; });
+        if (info == kProcs.end()) return usage();
+        procs.push_back(*info);
+      }
+    } else if (!a.empty() && a[0] != '-' && std::strtoull(a.c_str(), nullptr, 10) >= 2)
       sides.push_back(std::strtoull(a.c_str(), nullptr, 10));
-    else {
-      std::fprintf(stderr,
-                   "usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] [--budget=SECONDS] "
-                   "[--bgl-side=N] "
-                   "[side >= 2 ...]\n");
-      return 1;
-    }
+    else
+      return usage();
   }
   if (sides.empty()) sides = {32, 100};
+  if (procs.empty()) procs = {kProcs[0], kProcs[1]};
 
   CompileOptions options;
   options.warnUnused = false;
@@ -335,8 +496,8 @@ int main(int argc, char** argv) {
   {
     auto probe = makeBackend(backendName);
     std::printf(
-        "Shortest paths on grid graphs (4-neighbour arcs both ways, weights 1..100, seed %llu, "
-        "source: a corner); Star on backend %s (%s), %s engine\n\n",
+        "Graph procedures on grid graphs (4-neighbour arcs both ways, weights 1..100, seed %llu, "
+        "source and root: a corner); Star on backend %s (%s), %s engine\n\n",
         static_cast<unsigned long long>(kSeed), probe->name().c_str(), probe->device().c_str(),
         deviceEngine ? "device" : "host");
   }
@@ -364,56 +525,96 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   std::vector<std::string> notes;
   bool mismatch = false;
+  const auto wants = [&](Proc p) {
+    return std::any_of(procs.begin(), procs.end(), [&](const ProcInfo& i) { return i.proc == p; });
+  };
   for (std::uint64_t side : sides) {
     const Graph g = gridGraph(side);
+    const std::uint64_t n = g.vertices;
     std::uint64_t vb = 0, wb = 0;
     const TableData edges = edgeListTable(g, vb, wb, "grid");
-    if (!bglBySide.count(side)) bglBySide[side] = runBgl(g, true);
-    const BglTimes& bgl = bglBySide[side];
-    for (int algorithm : {1, 2}) {
-      const char* name = algorithm == 1 ? "DIJKSTRA" : "BELLMANFORD";
-      const StarRun r = runStar(module, backendName, deviceEngine, edges, vb, wb, g.vertices, algorithm,
-                                  budget);
-      const std::uint64_t steps = algorithm == 1 ? r.counts.finds : r.counts.finds / 2;
+    if (!bglBySide.count(side)) bglBySide[side] = runBgl(g, wants(Proc::BellmanFord));
+    BglTimes& bgl = bglBySide[side];
+    if ((wants(Proc::Prim) || wants(Proc::Kruskal)) && bgl.mstWeight < 0)
+      runBglSpanningTrees(g, bgl);
+    // FLOYD's table: n rows of n fields of GR_DWIDTH = wb + vb + 2 bits (vb = bits(n) here).
+    const double floydGb =
+        static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(wb + vb + 2) / 8e9;
+    if (wants(Proc::Floyd) && bgl.floyd < 0 && n <= kBglFloydMax) runBglFloyd(g, bgl);
+    for (const ProcInfo& info : procs) {
+      const Proc proc = info.proc;
+      const auto row = [&](const std::string& outcome, const std::string& cells) {
+        std::printf("| %llu | %llu | %zu | %s | %s | %s |\n", static_cast<unsigned long long>(side),
+                    static_cast<unsigned long long>(n), g.edges.size(), info.name, outcome.c_str(),
+                    cells.c_str());
+        std::fflush(stdout);
+      };
+      if (proc == Proc::Floyd && floydGb > floydMaxGb) {
+        row("not run: its table would hold " + fixed(floydGb, 1) +
+                " GB (--floyd-max-gb=" + fixed(floydMaxGb, 1) + ")",
+            "- | - | - | - | - | - | -");
+        continue;
+      }
+      const StarRun r = runStar(module, backendName, deviceEngine, g, edges, vb, wb, proc, budget);
+      const std::uint64_t expectedSteps = proc == Proc::Floyd ? n : n - 1;
       std::string outcome;
       if (!r.error.empty()) {
         outcome = "error: " + r.error;
         mismatch = true;
       } else if (!r.finished) {
         outcome = "stopped after the " + fixed(budget, 0) + " s budget";
+      } else if (proc != Proc::BellmanFord && r.steps != expectedSteps) {
+        outcome = std::to_string(r.steps) + " STEPS COUNTED, " + std::to_string(expectedSteps) +
+                  " EXPECTED";
+        mismatch = true;
+      } else if (proc == Proc::Prim || proc == Proc::Kruskal) {
+        const bool same = r.total == bgl.mstWeight && r.treeEdges == n - 1;
+        outcome = same ? "tree weight = BGL's" : "TREE DIFFERS FROM BGL'S";
+        mismatch |= !same;
+      } else if (proc == Proc::Floyd) {
+        const bool same = r.dist == allPairsByDijkstra(g);
+        outcome = same ? "distances = BGL's" : "DISTANCES DIFFER FROM BGL";
+        mismatch |= !same;
       } else if (r.dist != bgl.dist) {
         outcome = "DISTANCES DIFFER FROM BGL";
         mismatch = true;
       } else {
         outcome = "distances = BGL's";
-        if (algorithm == 2) {
-          outcome += ", " + std::to_string(r.counts.steps - 1 - steps) + " rounds";
+        if (proc == Proc::BellmanFord) {
+          outcome += ", " + std::to_string(r.counts.steps - 1 - r.steps) + " rounds";
         }
       }
+      const std::uint64_t steps = r.steps;
       const double perStep = steps > 0 ? r.seconds / static_cast<double>(steps) : 0;
       const auto perStepOf = [&](double total, double scale, int digits) {
         return steps > 0 ? fixed(total / static_cast<double>(steps) * scale, digits) : "-";
       };
-      const double bglSeconds = algorithm == 1 ? bgl.dijkstra : bgl.bellmanFord;
-      const std::string ratio = r.finished ? fixed(r.seconds / bglSeconds, 0) + "x" : "-";
-      std::printf("| %llu | %llu | %zu | %s | %s | %s | %llu | %s | %s | %s | %s | %s |\n",
-                  static_cast<unsigned long long>(side),
-                  static_cast<unsigned long long>(g.vertices), g.edges.size(), name,
-                  outcome.c_str(), fixed(r.seconds, 3).c_str(),
-                  static_cast<unsigned long long>(steps), perStepOf(r.seconds, 1e3, 3).c_str(),
-                  deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0).c_str(),
-                  deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0).c_str(),
-                  sig3(bglSeconds).c_str(), ratio.c_str());
-      std::fflush(stdout);
+      const double bglSeconds = proc == Proc::Dijkstra      ? bgl.dijkstra
+                                : proc == Proc::BellmanFord ? bgl.bellmanFord
+                                : proc == Proc::Prim        ? bgl.prim
+                                : proc == Proc::Kruskal     ? bgl.kruskal
+                                                            : bgl.floyd;
+      const bool peer = bglSeconds >= 0;
+      const std::string ratio = r.finished && peer ? fixed(r.seconds / bglSeconds, 0) + "x" : "-";
+      row(outcome,
+          fixed(r.seconds, 3) + " | " + std::to_string(steps) + " | " +
+              perStepOf(r.seconds, 1e3, 3) + " | " +
+              (deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0)) +
+              " | " + (deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0)) +
+              " | " + (peer ? sig3(bglSeconds) : "-") + " | " + ratio);
       if (!r.finished && r.error.empty() && steps > 0) {
-        // DIJKSTRA settles every vertex but the source (the grid is connected); BELLMANFORD
-        // updates each of them at least once.
-        const double full = perStep * static_cast<double>(g.vertices - 1);
-        notes.push_back(std::string(name) + " on the " + std::to_string(side) + " x " +
-                        std::to_string(side) + " grid: " + std::to_string(g.vertices - 1) +
-                        (algorithm == 1 ? " steps" : " steps at least") + " at the measured " +
+        // DIJKSTRA settles every vertex but the source (the grid is connected), PRIM and KRUSKAL
+        // add n - 1 edges; BELLMANFORD updates each vertex at least once; FLOYD's later rounds
+        // find more finite distances and cost more than its first.
+        const bool moreSteps = proc == Proc::BellmanFord;
+        const bool atLeast = moreSteps || proc == Proc::Floyd;
+        // (BELLMANFORD may already have done more steps than n - 1.)
+        const double full = perStep * static_cast<double>(std::max(expectedSteps, steps));
+        notes.push_back(std::string(info.name) + " on the " + std::to_string(side) + " x " +
+                        std::to_string(side) + " grid: " + std::to_string(expectedSteps) +
+                        (moreSteps ? " steps at least," : " steps") + " at the measured " +
                         fixed(perStep * 1e3, 3) + " ms a step would take " +
-                        (algorithm == 1 ? "" : "at least ") + fixed(full, 0) +
+                        (atLeast ? "at least " : "") + fixed(full, 0) +
                         " s (extrapolated, not measured)");
       }
     }

@@ -4,12 +4,13 @@
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
 #   scripts/device-tests.sh [unit] [oracles] [lang] [compare] [sanitize] [bench] [sssp] [engine]
-#                           [enginecheck] [enginebench] [loops] [difftest] [unpack]
+#                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
 # enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
 # compute-sanitizer on the engine);
-# enginebench: Star programs on the CPU backend, the host engine and the device engine;
+# enginebench: Star programs on the CPU backend, the host engine and the device engine (graphs:
+# only its graph procedures);
 # loops: the papers' WARSHALL and WARSHALL_C with and without parallel loops, on every engine;
 # difftest: random programs, CPU against the CUDA host and device engines ($STAR_DIFF_COUNT from
 # $STAR_DIFF_START, at most $STAR_DIFF_SECONDS; progress lines every 100 programs);
@@ -173,12 +174,21 @@ if want enginebench; then
     timeout 30 "$D/bin/warshall_bench" --backend=cpu --no-parallel-loops 1000 2000
   } > "$OUT/bench-warshall-engines.md" 2>&1
   note "warshall_bench across engines written"
+fi
+if want enginebench || want graphs; then
+  # The five graph procedures' Star bodies on 10^3, 10^4 and 10^5 vertices (and DIJKSTRA and PRIM
+  # on 10^6) on the device engine, the CPU backend and the host engine, in one run; each run
+  # stops after its budget (the table then gives its time per step).
+  all=--procs=dijkstra,bellmanford,prim,kruskal,floyd
   {
-    "$D/bin/sssp_grid_bench" --backend=cuda --engine=device --budget=15 --bgl-side=0 32 100 316
-    "$D/bin/sssp_grid_bench" --backend=cpu --budget=15 --bgl-side=0 32 100 316
-    "$D/bin/sssp_grid_bench" --backend=cuda --engine=host --budget=5 --bgl-side=0 32 100
-  } > "$OUT/bench-sssp-engines.md" 2>&1
-  note "sssp_grid_bench across engines written"
+    timeout 200 "$D/bin/sssp_grid_bench" --backend=cuda --engine=device --budget=10 --bgl-side=0 $all 32 100 316
+    timeout 200 "$D/bin/sssp_grid_bench" --backend=cpu --budget=10 --bgl-side=0 $all 32 100 316
+    timeout 80 "$D/bin/sssp_grid_bench" --backend=cuda --engine=host --budget=5 --bgl-side=0 $all 32 100
+    for b in "--backend=cuda --engine=device" --backend=cpu; do
+      timeout 60 "$D/bin/sssp_grid_bench" $b --budget=10 --bgl-side=0 --procs=dijkstra,prim 1000
+    done
+  } > "$OUT/bench-graphs-engines.md" 2>&1
+  note "sssp_grid_bench, five procedures across engines, written"
 fi
 if want loops; then
   # The papers' two listings (WARSHALL works on rows, WARSHALL_C on columns) with and without
