@@ -9,7 +9,8 @@
 //    list built in memory as LOADEDGES builds it (edgeListTable, vm/io/GraphFiles.h) and handed
 //    to the program in its global E (no file I/O is timed). PRIM and KRUSKAL read the arcs as
 //    undirected edges (each pair of neighbours joined twice, parallel edges of two weights);
-//    FLOYD's n x n*b table comes from the host too, as GR_DISTTABLE builds it. A run still busy
+//    FLOYD's n x n*b table comes from the host too, as GR_DISTTABLE builds it (compared with
+//    GR_DISTTABLE's own up to kDistTableCheckMax vertices). A run still busy
 //    after --budget seconds is interrupted as Ctrl-C interrupts `star run`; the table then shows
 //    the steps it did and their cost. Every finished run must agree with BGL: the distances from
 //    vertex 1 (DIJKSTRA, BELLMANFORD), the minimum spanning tree's weight and edge count (PRIM,
@@ -89,13 +90,16 @@ struct ProcInfo {
   const char* option;  // its name in --procs
   const char* name;    // its name in graphs.star
 };
+constexpr int kDistTable = 6;
+constexpr std::uint64_t kDistTableCheckMax = 256;  // vertices up to which the copy is checked
 constexpr std::array<ProcInfo, 5> kProcs{{{Proc::Dijkstra, "dijkstra", "DIJKSTRA"},
                                           {Proc::BellmanFord, "bellmanford", "BELLMANFORD"},
                                           {Proc::Prim, "prim", "PRIM"},
                                           {Proc::Kruskal, "kruskal", "KRUSKAL"},
                                           {Proc::Floyd, "floyd", "FLOYD"}}};
 
-// E, vb, wb (and FLOYD's D) come from the host; args: n, s, the procedure (Proc).
+// E, vb, wb (and FLOYD's D) come from the host; args: n, s, the procedure (Proc), or
+// kDistTable: GR_DISTTABLE alone, to check the host's copy of it on small graphs.
 const char* kDriver = R"(program GridGraphs;
 uses graphs;
 var E, D, P: table; NEG, T: slice; vb, wb, n, s, total, which: integer;
@@ -108,7 +112,11 @@ begin
   end
   else if which = 3 then total := PRIM(E, vb, wb, s, T)
   else if which = 4 then total := KRUSKAL(E, vb, wb, T)
-  else if not FLOYD(n, D) then writeln('negative cycle')
+  else if which = 5 then
+  begin
+    if not FLOYD(n, D) then writeln('negative cycle')
+  end
+  else GR_DISTTABLE(E, vb, wb, NEG, n, D)
 end.
 )";
 
@@ -366,8 +374,21 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
   if (proc == Proc::Floyd) {
     const TableData table = floydTable(g, vb, wb);
     const auto d = static_cast<Handle>(globals[globalIndex(m, "d")].u);
+    if (n <= kDistTableCheckMax) {
+      // The host's table must be the one GR_DISTTABLE builds (the globals stay between runs).
+      vm.setArguments({std::to_string(n), "1", std::to_string(kDistTable)});
+      vm.run(m, m.entry);
+      std::vector<std::uint64_t> star;
+      inner->readTable(d, star);
+      if (inner->rows(d) != table.rows || inner->cols(d) != table.cols || star != table.words) {
+        r.error = "the host's FLOYD table differs from GR_DISTTABLE's";
+        return r;
+      }
+    }
     inner->writeTable(d, table.rows, table.cols, table.words.data());
+    counting.counts = {};
   }
+  const auto countBefore = vm.stats().count;  // the engine's counts before the timed run
   vm.setArguments({std::to_string(n), "1", std::to_string(static_cast<int>(proc))});
   const auto start = std::chrono::steady_clock::now();
   {
@@ -383,10 +404,13 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
   }
   r.counts = counting.counts;
   if (deviceEngine) {
-    const auto& count = vm.stats().count;
-    r.counts.finds = count[static_cast<std::size_t>(Op::BFND)];
-    r.counts.steps = count[static_cast<std::size_t>(Op::BSTEP)];
-    r.counts.compares = count[static_cast<std::size_t>(Op::WLT)];
+    const auto count = [&](Op op) {
+      const auto i = static_cast<std::size_t>(op);
+      return vm.stats().count[i] - countBefore[i];
+    };
+    r.counts.finds = count(Op::BFND);
+    r.counts.steps = count(Op::BSTEP);
+    r.counts.compares = count(Op::WLT);
   }
   r.steps = proc == Proc::BellmanFord ? r.counts.finds / 2
             : proc == Proc::Floyd     ? r.counts.compares
