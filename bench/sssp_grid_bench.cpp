@@ -8,21 +8,21 @@
 //    floyd) through the VM on the backend --backend names, on every side given, with the edge
 //    list built in memory as LOADEDGES builds it (edgeListTable, vm/io/GraphFiles.h) and handed
 //    to the program in its global E (no file I/O is timed). PRIM and KRUSKAL read the arcs as
-//    undirected edges (each pair of neighbours joined twice, parallel edges of two weights);
+//    undirected edges (each pair of neighbours joined twice, parallel edges of two weights).
 //    FLOYD's n x n*b table comes from the host too, as GR_DISTTABLE builds it (compared with
-//    GR_DISTTABLE's own up to kDistTableCheckMax vertices). A run still busy
-//    after --budget seconds is interrupted as Ctrl-C interrupts `star run`; the table then shows
-//    the steps it did and their cost. Every finished run must agree with BGL: the distances from
-//    vertex 1 (DIJKSTRA, BELLMANFORD), the minimum spanning tree's weight and edge count (PRIM,
-//    KRUSKAL), every distance (FLOYD, against BGL's Dijkstra from each vertex); and its step
-//    count must be the one the procedure takes (exit status 1 otherwise). FLOYD is not run where
-//    its table would pass --floyd-max-gb.
+//    GR_DISTTABLE's own up to kDistTableCheckMax vertices); FLOYD is not run where that table
+//    would pass --floyd-max-gb. A run still busy after --budget seconds is interrupted as Ctrl-C
+//    interrupts `star run`; the table then shows the steps it did and their cost.
+//    Every finished run must agree with BGL: the distances from vertex 1 (DIJKSTRA,
+//    BELLMANFORD); the edge rows chosen form a spanning tree whose weight is BGL's minimum and the
+//    one returned (PRIM, KRUSKAL); every distance (FLOYD, against BGL's Dijkstra from each
+//    vertex). And its step count must be the one the procedure takes. Exit status 1 otherwise.
 // Steps: DIJKSTRA settles one vertex per step, PRIM and KRUSKAL add one tree edge per step (one
 // FND each: n - 1 steps on the connected grid); a BELLMANFORD step is one update of a vertex's
 // distance (two FNDs each), and a finished run's rounds are its STEP calls - 1 - updates (each
 // round STEPs through the vertices changed in the round before, then once more); a FLOYD step is
-// a round k (one LESS each: n rounds). The backend is wrapped in a counting one
-// (bench/CountingBackend.h) to count them.
+// a round k (one LESS each, FLOYD's only word comparison: n rounds). The backend is wrapped in a
+// counting one (bench/CountingBackend.h) to count them.
 // With --engine=device the interpreter hands the run to the backend's device engine; the steps
 // are then counted by the engine's opcode counters (the primitive and wait columns stay empty:
 // inside the engine there are no backend calls to count).
@@ -46,7 +46,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -230,17 +229,6 @@ void runBglFloyd(const Graph& g, BglTimes& t) {
   t.floyd = bench::secondsSince(start);
 }
 
-// Every distance, row-major (kInf: unreachable), from BGL's Dijkstra run from each vertex: the
-// check of a finished FLOYD.
-std::vector<long> allPairsByDijkstra(const Graph& g) {
-  const Directed d = toBgl(g);
-  const std::size_t n = g.vertices;
-  std::vector<long> all(n * n);
-  for (std::size_t s = 0; s < n; ++s)
-    boost::dijkstra_shortest_paths(d, s, boost::distance_map(all.data() + s * n));
-  return all;
-}
-
 // Interrupts the running interpreter (gInterruptRequested) unless stopped within `seconds`.
 class Watchdog {
  public:
@@ -301,27 +289,31 @@ std::uint32_t globalIndex(const Module& m, const std::string& name) {
 TableData floydTable(const Graph& g, std::uint64_t vb, std::uint64_t wb) {
   const std::uint64_t n = g.vertices, b = wb + vb + 2, bias = std::uint64_t{1} << (b - 1),
                       wpc = wordsForBits(n);
-  std::vector<std::uint64_t> field(n * n, ~std::uint64_t{0});  // bias + weight; ~0: infinity
-  for (std::uint64_t i = 0; i < n; ++i) field[i * n + i] = bias;
-  for (const GraphEdge& e : g.edges) {
-    std::uint64_t& f = field[(e.tail - 1) * n + (e.head - 1)];
-    f = std::min(f, bias + static_cast<std::uint64_t>(e.weight));
-  }
   TableData t;
   t.reshape(n, n * b);
-  // All ones, then the finite fields' zero bits cleared.
+  // All ones (infinity), then each finite field written, the least weight kept.
   for (std::uint64_t c = 0; c < t.cols; ++c)
     for (std::uint64_t w = 0; w < wpc; ++w)
       t.words[c * wpc + w] =
           w + 1 < wpc || n % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n % 64)) - 1;
-  for (std::uint64_t i = 0; i < n; ++i)
-    for (std::uint64_t j = 0; j < n; ++j) {
-      const std::uint64_t f = field[i * n + j];
-      if (f == ~std::uint64_t{0}) continue;
-      for (std::uint64_t q = 0; q < b; ++q)
-        if (!((f >> (b - 1 - q)) & 1))
-          t.words[(j * b + q) * wpc + i / 64] &= ~(std::uint64_t{1} << (i % 64));
+  const auto bit = [&](std::uint64_t i, std::uint64_t col) -> std::uint64_t& {
+    return t.words[col * wpc + i / 64];
+  };
+  const auto put = [&](std::uint64_t i, std::uint64_t j, std::uint64_t value) {  // 0-based
+    std::uint64_t old = 0;
+    for (std::uint64_t q = 0; q < b; ++q) old = (old << 1) | ((bit(i, j * b + q) >> (i % 64)) & 1);
+    if (value >= old) return;
+    for (std::uint64_t q = 0; q < b; ++q) {
+      const std::uint64_t mask = std::uint64_t{1} << (i % 64);
+      if ((value >> (b - 1 - q)) & 1)
+        bit(i, j * b + q) |= mask;
+      else
+        bit(i, j * b + q) &= ~mask;
     }
+  };
+  for (std::uint64_t i = 0; i < n; ++i) put(i, i, bias);
+  for (const GraphEdge& e : g.edges)
+    put(e.tail - 1, e.head - 1, bias + static_cast<std::uint64_t>(e.weight));
   return t;
 }
 
@@ -330,10 +322,11 @@ struct StarRun {
   std::string error;  // a runtime error other than the interrupt
   double seconds = 0;
   bench::BackendCounts counts;
-  std::uint64_t steps = 0;      // as the header says, per procedure
-  std::vector<long> dist;       // finished DIJKSTRA, BELLMANFORD: from vertex 1; FLOYD: all pairs
-  long total = -1;              // finished PRIM, KRUSKAL: the tree's weight
-  std::uint64_t treeEdges = 0;  // and its edge count
+  std::uint64_t steps = 0;           // as the header says, per procedure
+  std::vector<long> dist;            // finished DIJKSTRA, BELLMANFORD: the distances from vertex 1
+  std::vector<std::uint64_t> floyd;  // finished FLOYD: its table D as read back
+  long total = -1;                   // finished PRIM, KRUSKAL: the weight returned
+  std::vector<std::uint64_t> tree;   // and T, the edge rows chosen
 };
 
 // Field first..first+b-1 of row `row` of a table read column by column (wpc words a column), in
@@ -410,7 +403,8 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
     };
     r.counts.finds = count(Op::BFND);
     r.counts.steps = count(Op::BSTEP);
-    r.counts.compares = count(Op::WLT);
+    for (Op op : {Op::WEQ, Op::WNE, Op::WLT, Op::WLE, Op::WGT, Op::WGE})
+      r.counts.compares += count(op);
   }
   r.steps = proc == Proc::BellmanFord ? r.counts.finds / 2
             : proc == Proc::Floyd     ? r.counts.compares
@@ -419,22 +413,60 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
   if (!out.str().empty()) r.error = out.str();
   if (proc == Proc::Prim || proc == Proc::Kruskal) {
     r.total = globals[globalIndex(m, "total")].i;
-    std::vector<std::uint64_t> tree;
-    inner->readBits(static_cast<Handle>(globals[globalIndex(m, "t")].u), tree);
-    for (std::uint64_t w : tree) r.treeEdges += static_cast<std::uint64_t>(std::popcount(w));
+    inner->readBits(static_cast<Handle>(globals[globalIndex(m, "t")].u), r.tree);
     return r;
   }
-  // D: n rows; one field of b columns (single source) or n of them (FLOYD).
   const auto d = static_cast<Handle>(globals[globalIndex(m, "d")].u);
-  const std::uint64_t fields = proc == Proc::Floyd ? n : 1, b = inner->cols(d) / fields,
-                      wpc = wordsForBits(n);
+  if (proc == Proc::Floyd) {
+    inner->readTable(d, r.floyd);
+    return r;
+  }
+  // D: n rows, one field of b columns.
+  const std::uint64_t b = inner->cols(d), wpc = wordsForBits(n);
   std::vector<std::uint64_t> words;
   inner->readTable(d, words);
-  r.dist.assign(n * fields, 0);
-  for (std::uint64_t v = 0; v < n; ++v)
-    for (std::uint64_t f = 0; f < fields; ++f)
-      r.dist[v * fields + f] = distanceField(words, wpc, v, f * b, b);
+  r.dist.assign(n, 0);
+  for (std::uint64_t v = 0; v < n; ++v) r.dist[v] = distanceField(words, wpc, v, 0, b);
   return r;
+}
+
+// Whether the edge rows T marks (E's rows are g's edges, in order) form a spanning tree of the
+// grid whose weight is both what the procedure returned and BGL's minimum: n - 1 edges, no
+// cycle (union-find), no row past E.
+bool isMinimumSpanningTree(const Graph& g, const std::vector<std::uint64_t>& tree, long returned,
+                           long bglWeight) {
+  std::vector<std::uint64_t> parent(g.vertices);
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto root = [&](std::uint64_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  std::uint64_t edges = 0;
+  long weight = 0;
+  for (std::uint64_t r = 0; r < 64 * tree.size(); ++r) {
+    if (!((tree[r / 64] >> (r % 64)) & 1)) continue;
+    if (r >= g.edges.size()) return false;
+    const std::uint64_t a = root(g.edges[r].tail - 1), b = root(g.edges[r].head - 1);
+    if (a == b) return false;  // a cycle
+    parent[a] = b;
+    ++edges;
+    weight += g.edges[r].weight;
+  }
+  return edges + 1 == g.vertices && weight == returned && weight == bglWeight;
+}
+
+// Whether FLOYD's table (read back column by column) holds every distance, row by row against
+// BGL's Dijkstra from that vertex (one row of n distances in memory at a time).
+bool floydMatches(const Graph& g, const std::vector<std::uint64_t>& words) {
+  const Directed d = toBgl(g);
+  const std::uint64_t n = g.vertices, wpc = wordsForBits(n), b = words.size() / wpc / n;
+  std::vector<long> dist(n);
+  for (std::uint64_t s = 0; s < n; ++s) {
+    boost::dijkstra_shortest_paths(d, s, boost::distance_map(dist.data()));
+    for (std::uint64_t v = 0; v < n; ++v)
+      if (distanceField(words, wpc, s, v * b, b) != dist[v]) return false;
+  }
+  return true;
 }
 
 // Three significant digits: BGL's times span microseconds to seconds.
@@ -592,11 +624,11 @@ int main(int argc, char** argv) {
                   " EXPECTED";
         mismatch = true;
       } else if (proc == Proc::Prim || proc == Proc::Kruskal) {
-        const bool same = r.total == bgl.mstWeight && r.treeEdges == n - 1;
-        outcome = same ? "tree weight = BGL's" : "TREE DIFFERS FROM BGL'S";
+        const bool same = isMinimumSpanningTree(g, r.tree, r.total, bgl.mstWeight);
+        outcome = same ? "a spanning tree of BGL's weight" : "TREE DIFFERS FROM BGL'S";
         mismatch |= !same;
       } else if (proc == Proc::Floyd) {
-        const bool same = r.dist == allPairsByDijkstra(g);
+        const bool same = floydMatches(g, r.floyd);
         outcome = same ? "distances = BGL's" : "DISTANCES DIFFER FROM BGL";
         mismatch |= !same;
       } else if (r.dist != bgl.dist) {
