@@ -180,9 +180,11 @@ def graphs_engines(tables, out):
     t = find(tables, "The graph procedures' Star bodies on every engine", "vertices")
     fig, ax = chart("Graph procedures' Star bodies: CPU backend against the device engine (H100)",
                     "vertices", "time per step (s)", t.heading)
-    # A cell is the time per step in ms, then (in brackets) what a finished run took.
-    leading_ms = lambda cell: (lambda m: float(m.group(1)) * 1e-3 if m else None)(
-        re.match(r"\**([\d.]+)", cell.strip()))
+    def leading_ms(cell):
+        """A cell is the time per step in ms, then (in brackets) what a finished run took."""
+        m = re.match(r"\**([\d.]+)", cell.strip())
+        return float(m.group(1)) * 1e-3 if m else None
+
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for proc, color in zip(("DIJKSTRA", "BELLMANFORD", "PRIM", "KRUSKAL"), colors):
         rows = [r for r in t.rows if r[t.column("Star procedure")] == proc]

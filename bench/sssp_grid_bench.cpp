@@ -41,6 +41,7 @@
 #include <boost/graph/floyd_warshall_shortest.hpp>
 #include <boost/graph/kruskal_min_spanning_tree.hpp>
 #include <boost/graph/prim_minimum_spanning_tree.hpp>
+#include <boost/pending/disjoint_sets.hpp>
 #pragma GCC diagnostic pop
 
 #include <algorithm>
@@ -160,10 +161,9 @@ struct BglTimes {
 
 // BGL Dijkstra (median of kBglRuns) and, when `withBellmanFord`, one Bellman-Ford run, from
 // vertex 1; the two must agree.
-BglTimes runBgl(const Graph& g, bool withBellmanFord) {
+BglTimes runBgl(const Directed& d, bool withBellmanFord) {
   BglTimes t;
-  const Directed d = toBgl(g);
-  const std::size_t n = g.vertices;
+  const std::size_t n = boost::num_vertices(d);
   std::vector<Directed::vertex_descriptor> pred(n);
   std::vector<double> runs;
   for (int r = 0; r < kBglRuns; ++r) {
@@ -221,9 +221,9 @@ void runBglSpanningTrees(const Graph& g, BglTimes& t) {
 }
 
 // BGL's Floyd-Warshall (the peer's time; where n is small enough for an n^3 run) into t.floyd.
-void runBglFloyd(const Graph& g, BglTimes& t) {
-  const Directed d = toBgl(g);
-  std::vector<std::vector<long>> m(g.vertices, std::vector<long>(g.vertices));
+void runBglFloyd(const Directed& d, BglTimes& t) {
+  const std::size_t n = boost::num_vertices(d);
+  std::vector<std::vector<long>> m(n, std::vector<long>(n));
   const auto start = std::chrono::steady_clock::now();
   boost::floyd_warshall_all_pairs_shortest_paths(d, m);
   t.floyd = bench::secondsSince(start);
@@ -432,23 +432,19 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
 
 // Whether the edge rows T marks (E's rows are g's edges, in order) form a spanning tree of the
 // grid whose weight is both what the procedure returned and BGL's minimum: n - 1 edges, no
-// cycle (union-find), no row past E.
+// cycle (Boost's disjoint sets), no row past E.
 bool isMinimumSpanningTree(const Graph& g, const std::vector<std::uint64_t>& tree, long returned,
                            long bglWeight) {
-  std::vector<std::uint64_t> parent(g.vertices);
-  std::iota(parent.begin(), parent.end(), 0);
-  const auto root = [&](std::uint64_t v) {
-    while (parent[v] != v) v = parent[v] = parent[parent[v]];
-    return v;
-  };
+  boost::disjoint_sets_with_storage<> components(g.vertices);
   std::uint64_t edges = 0;
   long weight = 0;
   for (std::uint64_t r = 0; r < 64 * tree.size(); ++r) {
     if (!((tree[r / 64] >> (r % 64)) & 1)) continue;
     if (r >= g.edges.size()) return false;
-    const std::uint64_t a = root(g.edges[r].tail - 1), b = root(g.edges[r].head - 1);
+    const auto a = components.find_set(g.edges[r].tail - 1),
+               b = components.find_set(g.edges[r].head - 1);
     if (a == b) return false;  // a cycle
-    parent[a] = b;
+    components.link(a, b);
     ++edges;
     weight += g.edges[r].weight;
   }
@@ -457,9 +453,8 @@ bool isMinimumSpanningTree(const Graph& g, const std::vector<std::uint64_t>& tre
 
 // Whether FLOYD's table (read back column by column) holds every distance, row by row against
 // BGL's Dijkstra from that vertex (one row of n distances in memory at a time).
-bool floydMatches(const Graph& g, const std::vector<std::uint64_t>& words) {
-  const Directed d = toBgl(g);
-  const std::uint64_t n = g.vertices, wpc = wordsForBits(n), b = words.size() / wpc / n;
+bool floydMatches(const Directed& d, const std::vector<std::uint64_t>& words) {
+  const std::uint64_t n = boost::num_vertices(d), wpc = wordsForBits(n), b = words.size() / wpc / n;
   std::vector<long> dist(n);
   for (std::uint64_t s = 0; s < n; ++s) {
     boost::dijkstra_shortest_paths(d, s, boost::distance_map(dist.data()));
@@ -562,7 +557,7 @@ int main(int argc, char** argv) {
   std::map<std::uint64_t, BglTimes> bglBySide;  // each grid's BGL runs, done once
   if (bglSide >= 2) {
     const Graph g = gridGraph(bglSide);
-    const BglTimes& t = bglBySide[bglSide] = runBgl(g, true);
+    const BglTimes& t = bglBySide[bglSide] = runBgl(toBgl(g), true);
     std::printf(
         "| BGL on the %llu x %llu grid | vertices | arcs | dijkstra_shortest_paths (s, median of "
         "%d) | bellman_ford_shortest_paths (s, one run) |\n",
@@ -589,14 +584,15 @@ int main(int argc, char** argv) {
     const std::uint64_t n = g.vertices;
     std::uint64_t vb = 0, wb = 0;
     const TableData edges = edgeListTable(g, vb, wb, "grid");
-    if (!bglBySide.count(side)) bglBySide[side] = runBgl(g, wants(Proc::BellmanFord));
+    const Directed directed = toBgl(g);  // BGL's copy, for every check and peer on this grid
+    if (!bglBySide.count(side)) bglBySide[side] = runBgl(directed, wants(Proc::BellmanFord));
     BglTimes& bgl = bglBySide[side];
     if ((wants(Proc::Prim) || wants(Proc::Kruskal)) && bgl.mstWeight < 0)
       runBglSpanningTrees(g, bgl);
     // FLOYD's table: n rows of n fields of GR_DWIDTH = wb + vb + 2 bits (vb = bits(n) here).
     const double floydGb =
         static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(wb + vb + 2) / 8e9;
-    if (wants(Proc::Floyd) && bgl.floyd < 0 && n <= kBglFloydMax) runBglFloyd(g, bgl);
+    if (wants(Proc::Floyd) && bgl.floyd < 0 && n <= kBglFloydMax) runBglFloyd(directed, bgl);
     for (const ProcInfo& info : procs) {
       const Proc proc = info.proc;
       const auto row = [&](const std::string& outcome, const std::string& cells) {
@@ -628,7 +624,7 @@ int main(int argc, char** argv) {
         outcome = same ? "a spanning tree of BGL's weight" : "TREE DIFFERS FROM BGL'S";
         mismatch |= !same;
       } else if (proc == Proc::Floyd) {
-        const bool same = floydMatches(g, r.floyd);
+        const bool same = floydMatches(directed, r.floyd);
         outcome = same ? "distances = BGL's" : "DISTANCES DIFFER FROM BGL";
         mismatch |= !same;
       } else if (r.dist != bgl.dist) {

@@ -123,18 +123,17 @@ class Slots:
     def take(self, deadline):
         """A free slot (its servers), or None when the deadline (a time.time(); None: no limit)
         passes first; a slot that comes after the deadline goes back."""
-        while True:
-            left = None if deadline is None else deadline - time.time()
-            if left is not None and left <= 0:
-                return None
-            try:
-                slot = self.free.get(timeout=left if left is None else min(1, left))
-            except queue.Empty:
-                continue
-            if deadline is not None and time.time() > deadline:
-                self.free.put(slot)
-                return None
-            return slot
+        left = None if deadline is None else deadline - time.time()
+        if left is not None and left <= 0:
+            return None
+        try:
+            slot = self.free.get(timeout=left)
+        except queue.Empty:
+            return None
+        if deadline is not None and time.time() > deadline:
+            self.free.put(slot)
+            return None
+        return slot
 
 
 def run_on_server(cname, options, star, args, cwd, timeout, servers=None, key=None):
