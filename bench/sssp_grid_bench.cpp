@@ -516,7 +516,10 @@ int main(int argc, char** argv) {
       for (std::string name; std::getline(list, name, ',');) {
         const auto* info = std::find_if(kProcs.begin(), kProcs.end(),
                                         [&](const ProcInfo& p) { return name == p.option; });
-        if (info == kProcs.end()) return usage();
+        if (info == kProcs.end()) {
+          std::fprintf(stderr, "sssp_grid_bench: no procedure '%s' in --procs\n", name.c_str());
+          return usage();
+        }
         procs.push_back(*info);
       }
     } else if (!a.empty() && a[0] != '-' && std::strtoull(a.c_str(), nullptr, 10) >= 2)
