@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <tuple>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -12,6 +11,7 @@
 #include <sstream>
 
 #include "cli/BackendChoice.h"
+#include "cli/InterruptSignal.h"
 #include "cli/PhaseTimes.h"
 #include "cli/RuntimeErrorText.h"
 #include "frontend/driver/StdlibLocation.h"
@@ -153,6 +153,19 @@ int commandCompile(const CommandLine& cl) {
   }
   Compilation c(std::cerr, compileOptions(cl));
   if (!c.compileText(input->name, std::move(input->bytes))) return 1;
+  // Nor over the source of a unit the program uses (known only once it is compiled).
+  for (std::uint32_t f = 0; f < c.sources().size(); ++f) {
+    if (!std::filesystem::equivalent(c.sources().path(f), out, ec)) continue;
+    std::cerr << printable(out) << ": error: the module would overwrite the source of a unit the program uses\n";
+    return 1;
+  }
+  // Never a module that `star run` would refuse to load.
+  try {
+    verifyModule(c.module());
+  } catch (const std::exception& e) {
+    std::cerr << printable(cl.file) << ": error: the compiled module would not load: " << e.what() << "\n";
+    return 1;
+  }
   std::string bytes = serializeModule(c.module());
   std::ofstream f(out, std::ios::binary);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -163,15 +176,6 @@ int commandCompile(const CommandLine& cl) {
   }
   return 0;
 }
-
-namespace {
-// Ctrl-C during `star run`: the first stops the program at its next loop back-edge or call with
-// "interrupted" (and its location); a second one ends the process at once.
-void onInterrupt(int) {
-  gInterruptRequested = true;
-  std::signal(SIGINT, SIG_DFL);
-}
-}  // namespace
 
 int commandRun(const CommandLine& cl) {
   PhaseTimes times(cl.timeReport);
@@ -197,7 +201,9 @@ int commandRun(const CommandLine& cl) {
     vm.enableNatives(!cl.noNative);
     vm.enableParallelLoops(!cl.noParallelLoops);
     vm.enableDeviceEngine(useDeviceEngine(cl.engine, *backend));
-    std::signal(SIGINT, onInterrupt);
+    // Ctrl-C: the first stops the program at its next loop back-edge, call or blocking read with
+    // "interrupted" (and its location); a second one ends the process at once.
+    InterruptCatcher interrupts(InterruptCatcher::Second::Kills);
     try {
       vm.run(p.module, p.module.entry);
     } catch (const RuntimeError& e) {

@@ -79,6 +79,10 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
       cl.maxMemory = parseMemorySize(a.substr(13));
       if (cl.maxMemory == 0)
         return usageError("--max-memory takes a size such as 8G, 512M or 100000K, not '" + a.substr(13) + "'");
+      // Below this not even an empty program's stack and tables fit: say so, rather than fail
+      // the run with a "stack overflow" that blames the program.
+      if (cl.maxMemory < kMinUserMemoryLimit)
+        return usageError("--max-memory must be at least 1M, not '" + a.substr(13) + "'");
       setUserMemoryLimit(cl.maxMemory);
     }
     else if (a == "-Wno-unused") cl.warnUnused = false;
@@ -90,7 +94,10 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
         return usageError("--timeout takes a number of seconds (0: no limit), not '" + a.substr(10) + "'");
     }
     else if (cl.command == "test" && !(a.size() > 1 && a[0] == '-')) cl.paths.push_back(a);
-    else if (a == "-o" && i + 1 < args.size()) cl.output = args[++i];
+    else if (a == "-o" && i + 1 < args.size()) {
+      cl.output = args[++i];
+      if (cl.output.empty()) return usageError("-o takes a file name, not ''");
+    }
     else if (a.size() > 1 && a[0] == '-' ) return usageError("unknown option '" + a + "'");
     else if (cl.file.empty()) cl.file = a;
     else return usageError("unexpected argument '" + a + "'");

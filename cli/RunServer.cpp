@@ -5,11 +5,17 @@
 //   {"dir": D, "out": FILE, "err": FILE, "args": [the words after `star run`]}
 // The program runs in directory D with its stdout and stderr written to the two files; the reply,
 // one line on stdout, is {"status": N} (N: what `star run` would exit with) or {"error": TEXT}
-// for a malformed request. The server ends at the end of its input. State that a process would
-// start afresh is reset between programs (the memory limit, the interrupt flag); a program that
-// crashes ends the server, as it would end `star run`.
+// for a malformed request (cli/RunServerRequest.h: a line over 1 MiB, nested too deeply, a
+// program to be read from the server's own standard input, output to its standard output). The
+// server ends at the end of its input. State that a process would start afresh is reset between
+// programs (the memory limit, the interrupt flag); a program that crashes ends the server, as it
+// would end `star run`.
+// While a program runs, its standard input is /dev/null: the server's carries the requests.
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -18,6 +24,7 @@
 
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "cli/RunServerRequest.h"
 #include "core/Interrupt.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
@@ -45,43 +52,70 @@ class Redirect {
   std::streambuf* oldErr_;
 };
 
-int runOne(const std::vector<std::string>& args) {
+// Standard input is /dev/null while it lives, and then the server's again: a data file named
+// "-" or /dev/stdin (LOADNUM(T, '-', ...)) must not read the requests that follow.
+class StdinAside {
+ public:
+  StdinAside() : saved_(fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)) {
+    if (saved_ < 0) return;
+    const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null >= 0) {
+      aside_ = dup2(null, STDIN_FILENO) == STDIN_FILENO;
+      close(null);
+    }
+  }
+  ~StdinAside() {
+    if (aside_) dup2(saved_, STDIN_FILENO);
+    if (saved_ >= 0) close(saved_);
+    std::clearerr(stdin);  // the end of /dev/null, seen by a program, is not the server's
+  }
+  StdinAside(const StdinAside&) = delete;
+  StdinAside& operator=(const StdinAside&) = delete;
+  bool ok() const { return aside_; }
+
+ private:
+  int saved_;
+  bool aside_ = false;
+};
+
+nlohmann::json status(int n) { return {{"status", n}}; }
+
+// One program, in the request's directory and with its outputs redirected.
+nlohmann::json runRequest(const runserver::RunRequest& request) {
+  if (chdir(request.dir.c_str()) != 0) return {{"error", "cannot enter " + request.dir}};
+  // Before the files are opened (and truncated), with relative paths in the directory.
+  if (runserver::namesStandardOutput(request.out) || runserver::namesStandardOutput(request.err))
+    return {{"error", runserver::kStandardOutputRefused}};
+  Redirect redirect(request.out, request.err);
+  if (!redirect.ok()) return {{"error", "cannot write the output files"}};
   resetMemoryLimit();
   gInterruptRequested = false;
   CommandLine cl;
   cl.command = "run";
-  if (auto status = parseOptions(cl, args)) return *status;
-  if (cl.file.empty()) return usageError("no input file");
-  return runWithLargeStack([&] { return commandRun(cl); });
+  if (auto done = parseOptions(cl, request.args)) return status(*done);
+  if (cl.file.empty()) return status(usageError("no input file"));
+  // Checked here, where fd 0 is still the request stream and a relative path is in the directory.
+  if (runserver::namesStandardInput(cl.file)) return {{"error", runserver::kStandardInputRefused}};
+  StdinAside aside;
+  if (!aside.ok()) return {{"error", "cannot set standard input aside for the program"}};
+  return status(runWithLargeStack([&] { return commandRun(cl); }));
 }
 
-nlohmann::json serve(const std::string& line) {
-  const nlohmann::json request = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!request.is_object() || !request.contains("dir") || !request["dir"].is_string() ||
-      !request.contains("out") || !request["out"].is_string() || !request.contains("err") ||
-      !request["err"].is_string() || !request.contains("args") || !request["args"].is_array())
-    return {{"error", "a request is {\"dir\": D, \"out\": FILE, \"err\": FILE, \"args\": [...]}"}};
-  std::vector<std::string> args;
-  for (const auto& a : request["args"]) {
-    if (!a.is_string()) return {{"error", "every argument is a string"}};
-    args.push_back(a.get<std::string>());
+// The request stream, read in chunks by the bounded line reader (std::getline would keep a line
+// of any length), with read(2): no stdio buffer holds requests that a program could take.
+std::size_t readRequests(char* into, std::size_t size) {
+  for (;;) {
+    const ssize_t n = read(STDIN_FILENO, into, size);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) return 0;  // a failed input ends like one that ends
   }
-  if (chdir(request["dir"].get<std::string>().c_str()) != 0)
-    return {{"error", "cannot enter " + request["dir"].get<std::string>()}};
-  Redirect redirect(request["out"].get<std::string>(), request["err"].get<std::string>());
-  if (!redirect.ok()) return {{"error", "cannot write the output files"}};
-  return {{"status", runOne(args)}};
 }
 
 }  // namespace
 
 int commandRunServer() {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    const nlohmann::json reply = serve(line);
-    std::cout << reply.dump() << "\n";
-    std::cout.flush();
-  }
+  runserver::RequestLineReader lines(readRequests);
+  runserver::serveRequests(lines, std::cout, runRequest);
   return 0;
 }
 

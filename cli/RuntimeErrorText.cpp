@@ -16,7 +16,9 @@ std::string where(const SourceManager& sources, SourceLoc loc) {
 
 std::string formatRuntimeError(const SourceManager& sources, const RuntimeError& e) {
   bool hasText = e.loc.file < sources.size() && !sources.text(e.loc.file).empty();
-  std::string text = Diagnostics::format(sources, e.loc, "runtime error", e.what(), hasText);
+  // Messages quote program strings and file contents (paths, layouts, tokens): control bytes are
+  // shown escaped, never sent raw to the terminal.
+  std::string text = Diagnostics::format(sources, e.loc, "runtime error", printable(e.what()), hasText);
   for (const CallSite& c : e.callers) {
     text += "note: called from " + where(sources, c.loc);
     if (c.times > 1) text += " (" + std::to_string(c.times) + " times)";

@@ -1,6 +1,8 @@
 // star: the Star language driver (docs/CLI.md).
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -13,8 +15,9 @@
 #include "frontend/driver/LargeStack.h"
 #include "lsp/LspCommand.h"
 
-int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
+namespace {
+
+int dispatch(int argc, char** argv) {
   star::CommandLine cl;
   int i = 1;
   if (argc < 2) {
@@ -54,4 +57,26 @@ int main(int argc, char** argv) {
     if (cl.command == "dis") return star::commandDis(cl);
     return star::commandCompile(cl);
   });
+}
+
+// Output that never reached its file (a full disk, an I/O error) fails the command, whatever it
+// was: a listing, a help text or a program's output. (A closed pipe ends the process by SIGPIPE.)
+// A command that failed already said why; its lost output changes nothing. The reason is known
+// only when this last flush fails (errno is long stale when the stream failed earlier).
+int finishOutput(int status) {
+  const bool failedBefore = !std::cout;
+  errno = 0;
+  std::cout.flush();
+  if (std::cout || status != 0) return status;
+  const int reason = failedBefore ? 0 : errno;
+  std::cerr << "star: error: cannot write the standard output"
+            << (reason ? std::string(": ") + std::strerror(reason) : "") << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  return finishOutput(dispatch(argc, argv));
 }

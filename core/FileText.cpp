@@ -1,52 +1,131 @@
 #include "core/FileText.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <memory>
+
+#include "core/Interrupt.h"
 
 namespace star {
 
+namespace {
+
+// A descriptor closed on every path out (standard input, "-", is borrowed, not closed).
+class FileDescriptor {
+ public:
+  FileDescriptor(int fd, bool owned) : fd_(fd), owned_(owned) {}
+  ~FileDescriptor() {
+    if (owned_ && fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+  bool owned_;
+};
+
+// open(2) that Ctrl-C can stop: a FIFO with no writer blocks in open until one comes, and the
+// SIGINT handlers are installed without SA_RESTART so that the call returns EINTR. Another signal
+// (not an interrupt) simply retries.
+int openInterruptibly(const std::string& path, std::string& error) {
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;
+    error = errno == EINTR ? "interrupted" : std::string("cannot read: ") + std::strerror(errno);
+    return -1;
+  }
+}
+
+bool sameFile(const struct stat& a, const struct stat& b) {
+  return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+         a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+}  // namespace
+
 std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_t maxBytes,
                                            std::string& error) {
-  std::error_code ec;
-  if (path != "-" && std::filesystem::is_directory(path, ec)) {
-    error = "is a directory";
-    return std::nullopt;
-  }
-  FILE* raw = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (!raw) {
+  const bool standardInput = path == "-";
+  const int raw = standardInput ? STDIN_FILENO : openInterruptibly(path, error);
+  if (raw < 0) return std::nullopt;
+  FileDescriptor fd(raw, !standardInput);
+  struct stat before {};
+  if (::fstat(fd.get(), &before) != 0) {
     error = std::string("cannot read: ") + std::strerror(errno);
     return std::nullopt;
   }
-  struct Closer {
-    bool owned;
-    void operator()(FILE* f) const {
-      if (owned) std::fclose(f);
-    }
-  };
-  std::unique_ptr<FILE, Closer> file(raw, Closer{path != "-"});
+  if (S_ISDIR(before.st_mode)) {
+    error = "is a directory";
+    return std::nullopt;
+  }
+  const bool regular = S_ISREG(before.st_mode);
+  if (regular && static_cast<std::uint64_t>(before.st_size) > maxBytes) {
+    error = "is larger than " + describeBytes(maxBytes);
+    return std::nullopt;
+  }
   std::string text;
+  if (regular) text.reserve(static_cast<std::size_t>(before.st_size));
   char buffer[1 << 16];
   for (;;) {
-    std::size_t n = std::fread(buffer, 1, sizeof buffer, raw);
-    if (n > 0) {
-      if (text.size() + n > maxBytes) {
-        error = "is larger than " + describeBytes(maxBytes);
-        return std::nullopt;
-      }
-      text.append(buffer, n);
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;
+      error = errno == EINTR ? "interrupted" : std::string("cannot read: ") + std::strerror(errno);
+      return std::nullopt;
     }
-    if (n < sizeof buffer) {
-      if (std::ferror(raw)) {
-        error = std::string("cannot read: ") + std::strerror(errno);
-        return std::nullopt;
-      }
-      if (std::feof(raw)) break;
+    if (text.size() + static_cast<std::uint64_t>(n) > maxBytes) {
+      error = "is larger than " + describeBytes(maxBytes);
+      return std::nullopt;
+    }
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  // A regular file must be read as one version of itself: one that grew, shrank or was rewritten
+  // while it was read gives an error, never a mixture. (Files of /proc say 0 bytes and stay so:
+  // their length is not compared.)
+  if (regular && !standardInput) {
+    struct stat after {};
+    const bool sizeUnknown = before.st_size == 0;
+    if (::fstat(fd.get(), &after) != 0 || !sameFile(before, after) ||
+        (!sizeUnknown && text.size() != static_cast<std::uint64_t>(before.st_size))) {
+      error = "changed while it was read (" + std::to_string(before.st_size) + " bytes when opened, " +
+              std::to_string(text.size()) + " read); read it again once it is complete";
+      return std::nullopt;
     }
   }
   return text;
+}
+
+bool writeFileText(const std::string& path, const std::string& text, std::string& error) {
+  int raw = -1;
+  for (;;) {  // a FIFO with no reader blocks in open, as one for reading does
+    raw = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (raw >= 0 || errno != EINTR || gInterruptRequested.load(std::memory_order_relaxed)) break;
+  }
+  if (raw < 0) {
+    error = errno == EINTR ? "interrupted" : std::string("cannot write: ") + std::strerror(errno);
+    return false;
+  }
+  FileDescriptor fd(raw, true);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
+    if (n >= 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;
+    error = errno == EINTR ? "interrupted" : std::string("cannot write: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 std::string fileErrorMessage(const std::string& path, const std::string& error) {

@@ -60,6 +60,24 @@ void requireMemory(std::uint64_t bytes, const std::string& what, std::uint64_t i
   throw OutOfMemory(msg + "; the limit is " + describeBytes(limit));
 }
 
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? ~std::uint64_t{0} : r;
+}
+
+namespace {
+std::uint64_t wordsFor(std::uint64_t bits) { return bits / 64 + (bits % 64 != 0); }  // never overflows
+}  // namespace
+
+void requireBitsShape(std::uint64_t length) {
+  requireMemory(saturatingProduct(wordsFor(length), 8), describeBits(length));
+}
+
+void requireTableShape(std::uint64_t rows, std::uint64_t cols) {
+  requireMemory(saturatingProduct(saturatingProduct(wordsFor(rows), std::max<std::uint64_t>(cols, 1)), 8),
+                describeTable(rows, cols));
+}
+
 void reserveMemory(std::uint64_t bytes, const std::string& what) {
   requireMemory(bytes, what, gInUse.load(std::memory_order_relaxed));
   gInUse.fetch_add(bytes, std::memory_order_relaxed);

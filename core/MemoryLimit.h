@@ -21,6 +21,8 @@ void setMemoryLimit(std::uint64_t bytes);
 // default and nine tenths of the device, unless the user chose one (--max-memory).
 void chooseMemoryLimit(std::uint64_t deviceBytes);
 void setUserMemoryLimit(std::uint64_t bytes);
+// The smallest limit a user may choose: below it the interpreter's own stack does not fit.
+inline constexpr std::uint64_t kMinUserMemoryLimit = std::uint64_t{1} << 20;
 // Back to the state of a fresh process: no limit chosen, the default on first use.
 void resetMemoryLimit();
 // Three quarters of the physical memory of this machine.
@@ -29,6 +31,14 @@ std::uint64_t defaultMemoryLimit();
 // Throws OutOfMemory ("out of memory: WHAT needs SIZE; the limit is LIMIT") when `bytes` exceed
 // what is left of the limit after `inUse` bytes.
 void requireMemory(std::uint64_t bytes, const std::string& what, std::uint64_t inUse = 0);
+
+// Refuse, before any storage is touched or any size is computed from them, a value whose shape
+// could never fit in the limit: the sizes come from the program (`table(N, M)`, `BIN(1, K)`). A
+// table of no columns counts as one column: its rows are still listed, saved and walked.
+void requireBitsShape(std::uint64_t length);
+void requireTableShape(std::uint64_t rows, std::uint64_t cols);
+// a * b, or the largest value when the product does not fit.
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b);
 
 // The large allocations of this process (the backends' values): reserveMemory checks the limit
 // against what is in use and counts the bytes; releaseMemory gives them back.

@@ -2,15 +2,23 @@
 
 #include <cctype>
 
+#include "core/Printable.h"
+
 namespace star {
+
+namespace {
+// A layout as quoted in messages: at most 40 characters, control bytes escaped.
+std::string quoted(std::string_view text) {
+  return "'" + printable(text.size() > 40 ? std::string(text.substr(0, 40)) + "..." : std::string(text)) + "'";
+}
+}  // namespace
 
 std::optional<NumLayout> parseLayout(std::string_view text, std::string& error) {
   NumLayout layout;
   std::size_t pos = 0;
   auto bad = [&](std::string_view token) {
-    error = "bad layout '" + std::string(text) + "': field " +
-            std::to_string(layout.fields.size() + 1) + " '" + std::string(token) +
-            "' is not u1..u64, i1..i64, f32 or f64";
+    error = "bad layout " + quoted(text) + ": field " + std::to_string(layout.fields.size() + 1) + " " +
+            quoted(token) + " is not u1..u64, i1..i64, f32 or f64";
     return std::nullopt;
   };
   while (true) {
@@ -39,7 +47,7 @@ std::optional<NumLayout> parseLayout(std::string_view text, std::string& error) 
     layout.width += width;
   }
   if (layout.fields.empty()) {
-    error = "bad layout '" + std::string(text) + "': it names no fields (e.g. 'u8 i16 f32 f64')";
+    error = "bad layout " + quoted(text) + ": it names no fields (e.g. 'u8 i16 f32 f64')";
     return std::nullopt;
   }
   return layout;

@@ -1,5 +1,6 @@
 #include "lsp/LspServer.h"
 
+#include "core/JsonNesting.h"
 #include "lsp/CompletionFeature.h"
 #include "lsp/DiagnosticsFeature.h"
 #include "lsp/DocumentSymbolFeature.h"
@@ -77,6 +78,11 @@ int LspServer::run() {
 }
 
 void LspServer::handleMessage(const std::string& body) {
+  // Refused before parsing: the parser's tree of `[[[[...` costs about 75 bytes per byte.
+  if (jsonNestedDeeperThan(body, kMaxJsonNesting))
+    return sendError(nullptr, kParseError,
+                     "the message is nested deeper than " + std::to_string(kMaxJsonNesting) +
+                         " levels of arrays and objects");
   json message = json::parse(body, nullptr, false);
   if (message.is_discarded())
     return sendError(nullptr, kParseError, "the message is not valid JSON");

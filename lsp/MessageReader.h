@@ -12,8 +12,10 @@
 
 namespace star::lsp {
 
-// The largest message body the server accepts.
-inline constexpr std::size_t kMaxMessageBytes = std::size_t{64} << 20;
+// The largest message body the server accepts: room for a document of several MB (its text, JSON
+// escaped), while the parsed tree of the worst message of this size (`[{},{},...`, the nesting
+// bounded by core/JsonNesting.h) stays near half a GB: about 27 bytes per byte.
+inline constexpr std::size_t kMaxMessageBytes = std::size_t{16} << 20;
 
 struct ReadResult {
   enum class Kind { Message, FramingError, EndOfInput };

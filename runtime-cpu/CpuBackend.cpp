@@ -2,6 +2,7 @@
 // Handle; primitives work a 64-bit word at a time and run synchronously.
 #include "runtime-cpu/CpuBackend.h"
 
+#include "core/Interrupt.h"
 #include "core/MemoryLimit.h"
 #include "runtime-cpu/NBodyReference.h"
 #include "runtime-cpu/ParallelRun.h"
@@ -458,6 +459,7 @@ class CpuBackend final : public Backend,
     Word* const row = closure_row_.data();
     Word* const base = s.words.data();
     for (std::uint64_t k = 0; k < n; ++k) {
+      throwIfInterrupted();  // n^3/64 word operations: minutes for large tables
       // row[i / 64] bit i % 64 := P(k, i) = bit k of column i (branch-free gather).
       const Word* bitk = base + k / 64;
       const unsigned shift = k % 64;

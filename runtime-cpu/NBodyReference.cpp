@@ -3,6 +3,8 @@
 // Star body of NB_FORCES uses, so that the two agree to a few units in the last place.
 #include "runtime-cpu/NBodyReference.h"
 
+#include "core/Interrupt.h"
+
 #include <cmath>
 #include <cstddef>
 
@@ -50,6 +52,7 @@ void nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<doub
     p.e = p.integral ? static_cast<unsigned>(s.c2[k]) : 0;
   }
   for (std::size_t i = 0; i < n; ++i) {
+    if (i % 256 == 0) throwIfInterrupted();  // n^2 pairs: minutes for large systems
     const std::size_t row = std::size_t{s.type[i]} * nt;
     double ax = 0.0, ay = 0.0, az = 0.0;
     for (std::size_t j = 0; j < n; ++j) {

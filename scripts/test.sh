@@ -5,8 +5,8 @@
 #   2. an ASan + UBSan build (clang-14) of the unit and golden tests (without the runs too long
 #      under the sanitizers, label `long`: the emulated device engine's oracle runs and the language
 #      server's robustness run; pass 1 runs them);
-#   3. the three libFuzzer targets (front end, module loader + verifier + interpreter, data-file
-#      readers), 60 s each on their seed corpora.
+#   3. the five libFuzzer targets (front end, module loader + verifier + interpreter, data-file
+#      readers, run-server requests, language server messages), 60 s each on their seed corpora.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -29,7 +29,7 @@ cmake --build build-asan -j"$jobs"
   ctest -j"$jobs" --output-on-failure -LE "fuzz|perf|long") | tee "$logs/ctest-asan.txt"
 
 echo "=== 3/3 fuzzing for ${fuzz_seconds}s per target (front end, module loader + VM, data readers)"
-for target in frontend:corpus module:corpus-module data:corpus-data; do
+for target in frontend:corpus module:corpus-module data:corpus-data runserver:corpus-runserver lsp:corpus-lsp; do
   name=${target%%:*}
   seeds=${target#*:}
   mkdir -p "build-asan/fuzz-$name"

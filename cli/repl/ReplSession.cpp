@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/BackendChoice.h"
+#include "cli/InterruptSignal.h"
 #include "cli/RuntimeErrorText.h"
 #include "cli/repl/TerminalWidth.h"
 #include "cli/repl/ValuePrinter.h"
@@ -27,29 +28,6 @@ constexpr const char* kHiddenPrefix = "__value_";
 bool isHidden(const std::string& name) {
   return name.rfind(kHiddenPrefix, 0) == 0;
 }
-
-void onInterrupt(int) {
-  gInterruptRequested = true;
-}
-
-// Ctrl-C while an input runs stops it at the next loop back-edge or call (RuntimeError
-// "interrupted") instead of ending the REPL.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    struct sigaction sa {};
-    sa.sa_handler = onInterrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, &old_);
-  }
-  ~InterruptGuard() { sigaction(SIGINT, &old_, nullptr); }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction old_ {};
-};
 
 // The global variables an input may read or change: those it names, directly or in the bodies
 // of the routines it calls (transitively). Only their slices, words and tables are copied before
@@ -534,7 +512,8 @@ void ReplSession::execute(std::vector<std::unique_ptr<Program>> units,
   EngineStats engineBefore = vm_->engineStats();
   bool failed = false;
   {
-    InterruptGuard guard;
+    // Ctrl-C while an input runs stops it (RuntimeError "interrupted") instead of ending the REPL.
+    InterruptCatcher guard(InterruptCatcher::Second::Interrupts);
     try {
       vm_->run(module_, entry);
       if (valueOf) present(valueType, vm_->globals()[valueOf->slot]);

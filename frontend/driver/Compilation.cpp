@@ -119,8 +119,33 @@ bool Compilation::streamProgram(std::uint32_t file, bool generateCode) {
   if (generating) {
     gen.endProgram(*program_);
     for (std::size_t f = 0; f < sources_.size(); ++f) module_.files.push_back(sources_.path(f));
+    return withinModuleLimits();
   }
   return true;
+}
+
+// The limits the module loader enforces (vm/bytecode/Module.h), reported here with a location, so
+// that a program that runs from source also runs from its compiled module.
+bool Compilation::withinModuleLimits() {
+  // Each routine's heading, by function index, to locate the error there.
+  std::vector<SourceLoc> headings(module_.functions.size());
+  auto note = [&](const Program& p) {
+    for (const auto& r : p.routines)
+      if (r->index < headings.size()) headings[r->index] = r->loc;
+  };
+  for (const auto& u : units_) note(*u);
+  if (program_) note(*program_);
+  bool ok = true;
+  for (std::size_t i = 0; i < module_.functions.size(); ++i) {
+    const Function& f = module_.functions[i];
+    if (f.numRegs <= kMaxRegisters) continue;
+    diags_.error(headings[i].line ? headings[i] : f.locs.empty() ? SourceLoc{} : f.locs.front(),
+                 "'" + f.name + "' needs " + std::to_string(f.numRegs) +
+                     " registers (its parameters, variables and temporaries); a routine may have at most " +
+                     std::to_string(kMaxRegisters));
+    ok = false;
+  }
+  return ok;
 }
 
 bool Compilation::check() {
@@ -141,7 +166,7 @@ bool Compilation::generate() {
   std::vector<Program*> units;
   for (auto& u : units_) units.push_back(u.get());
   gen.compile(units, *program_);
-  return true;
+  return withinModuleLimits();
 }
 
 }  // namespace star

@@ -50,6 +50,7 @@ class Compilation {
   const std::vector<LoopReport>& loopReports() const { return loopReports_; }
 
  private:
+  bool withinModuleLimits();  // the module loader's limits, as located errors
   bool compileStreaming(const std::string& path, bool generateCode, std::optional<std::string> text);
   bool streamProgram(std::uint32_t file, bool generateCode);
 

@@ -18,7 +18,9 @@ std::string UnitLoader::find(const std::string& name, std::uint32_t fromFile) co
   for (auto& d : dirs) {
     std::error_code ec;
     fs::path p = d.empty() ? fs::path(file) : d / file;
-    if (fs::is_regular_file(p, ec)) return p.string();
+    // The first that exists, file or not: a directory or a FIFO of that name is reported as
+    // what it is (never "not found", never an endless read).
+    if (fs::exists(p, ec)) return p.string();
   }
   return {};
 }
@@ -46,6 +48,14 @@ bool UnitLoader::load(const Program& from, std::vector<std::string>& stack,
       diags_.error(loc, "module '" + name + "' not found (looked for " + key +
                             ".star beside the program" + (where.empty() ? "" : " and in" + where) +
                             ")");
+      ok = false;
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      diags_.error(loc, "module '" + name + "': " + path +
+                            (fs::is_directory(path, ec) ? " is a directory" : " is not a regular file") +
+                            ", not the unit's source");
       ok = false;
       continue;
     }

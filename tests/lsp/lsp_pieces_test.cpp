@@ -1,12 +1,13 @@
-// The language server's pieces that need no client: the framing reader, column conversions,
-// URIs and the comments shown with a declaration. The conversation itself is tested by
-// conversation_test.py and robustness_test.py.
+// The language server's pieces that need no client: the framing reader, the nesting bound,
+// column conversions, URIs and the comments shown with a declaration. The conversation itself is
+// tested by conversation_test.py and robustness_test.py.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 #include <string>
 
+#include "core/JsonNesting.h"
 #include "lsp/DocComment.h"
 #include "lsp/MessageReader.h"
 #include "lsp/TextPositions.h"
@@ -77,6 +78,24 @@ TEST(MessageReader, EndsInsideABody) {
 
 // "a𝄞é b": 𝄞 is outside the BMP (4 bytes, 2 UTF-16 units), é is 2 bytes, 1 unit.
 const std::string kLine = "a\xF0\x9D\x84\x9E\xC3\xA9 b";
+
+TEST(JsonNesting, CountsArraysAndObjectsInsideOneAnother) {
+  EXPECT_FALSE(jsonNestedDeeperThan("42", 0));
+  EXPECT_TRUE(jsonNestedDeeperThan("[]", 0));
+  EXPECT_FALSE(jsonNestedDeeperThan("[], {}, [1, 2]", 1));
+  EXPECT_TRUE(jsonNestedDeeperThan("{\"a\": [{}]}", 2));
+  EXPECT_FALSE(jsonNestedDeeperThan("{\"a\": [{}]}", 3));
+  EXPECT_FALSE(jsonNestedDeeperThan(std::string(kMaxJsonNesting, '['), kMaxJsonNesting));
+  EXPECT_TRUE(jsonNestedDeeperThan(std::string(kMaxJsonNesting + 1, '['), kMaxJsonNesting));
+}
+
+TEST(JsonNesting, IgnoresBracketsInStrings) {
+  EXPECT_FALSE(jsonNestedDeeperThan("[\"[[[{{{\"]", 1));
+  EXPECT_FALSE(jsonNestedDeeperThan("[\"\\\"[[[\"]", 1));      // an escaped quote: still a string
+  EXPECT_TRUE(jsonNestedDeeperThan("[\"\\\\\", [[[]]]]", 3));  // an escaped backslash ends it
+  // Closing brackets that open nothing (not JSON) do not lower the count below zero.
+  EXPECT_TRUE(jsonNestedDeeperThan("]]]]]]]][[", 1));
+}
 
 TEST(TextPositions, ConvertsColumnsToEachEncoding) {
   // Column 5 (1-based code points) is the 'b'.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`star lsp` against damaged and hostile input (ctest lsp-robustness): broken framing, wrong
 Content-Length, invalid JSON, unknown methods, bad params, requests about documents that are not
-open, a message over the size limit, the end of the input in the middle of a message, and the
+open, a message over the size limit, messages nested too deeply (refused unparsed, in bounded
+memory), a document of several MB, the end of the input in the middle of a message, and the
 front end's fuzz corpus (tests/fuzz/corpus), every prefix of it, byte-level mutations and the
 golden test programs, fed through didChange with requests in between. The server must answer
 or ignore each, never crash or hang, and exit cleanly.
@@ -19,7 +20,8 @@ from lsp_client import LspClient, ServerGone, frame, path_uri  # noqa: E402
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
 SERVER_NOT_INITIALIZED = -32002
-LIMIT = 64 << 20
+LIMIT = 16 << 20  # lsp/MessageReader.h
+NESTING = 64  # core/JsonNesting.h
 
 failures = []
 
@@ -108,7 +110,7 @@ def framing_and_protocol(star):
                                  INVALID_REQUEST, "an object as id"),
                                 (body({"jsonrpc": "2.0", "id": 6, "method": 7}),
                                  INVALID_REQUEST, "a number as method"),
-                                (b"[" * 100000 + b"]" * 100000, INVALID_REQUEST, "deep nesting")]:
+                                (b"[" * 100000 + b"]" * 100000, PARSE_ERROR, "deep nesting")]:
             client.send_raw(b"Content-Length: %d\r\n\r\n" % len(raw) + raw)
             m = client.next_message()
             expect_equal(error_code(m), code, what)
@@ -163,7 +165,7 @@ def framing_and_protocol(star):
         expect(error_code(m) == PARSE_ERROR and "limit" in m["error"]["message"],
                "a message over the limit: %r" % m)
         chunk = b" " * (1 << 20)
-        for _ in range(64):
+        for _ in range(LIMIT >> 20):
             client.send_raw(chunk)
         client.send_raw(b" ")
         alive(client, "a message over the limit")
@@ -256,6 +258,51 @@ def fuzz_through_did_change(star, root):
         client.close()
 
 
+def peak_memory_mb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
+
+def nesting_and_size(star):
+    """Nesting past the bound is refused before parsing (a parsed `[` costs about 75 bytes), so
+    memory stays bounded; a message at the bound and a document of several MB are served."""
+    client = LspClient(star)
+    try:
+        client.initialize()
+        # The message object is one level: params may add NESTING - 1.
+        for levels, code in [(NESTING - 1, METHOD_NOT_FOUND), (NESTING, PARSE_ERROR)]:
+            params = "[" * levels + "]" * levels
+            raw = ('{"jsonrpc": "2.0", "id": %d, "method": "star/deep", "params": %s}'
+                   % (7000 + levels, params)).encode()
+            client.send_raw(b"Content-Length: %d\r\n\r\n" % len(raw) + raw)
+            m = client.next_message()
+            expect_equal(error_code(m), code, "a message nested %d levels" % (levels + 1))
+        # 12 MB of '[': parsed, some 900 MB; refused, little more than the 12 MB read.
+        raw = b"[" * (12 << 20)
+        client.send_raw(b"Content-Length: %d\r\n\r\n" % len(raw) + raw)
+        m = client.next_message()
+        expect(error_code(m) == PARSE_ERROR and m.get("id", 0) is None
+               and "nested deeper than %d levels" % NESTING in m["error"]["message"],
+               "12 MB of '[': %r" % m)
+        alive(client, "12 MB of '['")
+        peak = peak_memory_mb(client.proc.pid)
+        expect(peak < 200, "the server's peak memory after 12 MB of '[': %d MB" % peak)
+        # A document of 6 MB is well under the limit.
+        uri = "file:///tmp/big.star"
+        text = ("program big;\nvar x: integer;\nbegin\n" + "  x := 1; { padding }\n" * 250000 +
+                "  writeln(x)\nend.\n")
+        expect_equal(client.open(uri, text, 1), [], "the diagnostics of a 6 MB document")
+        status = client.shutdown_and_exit()
+        expect_equal(status, 0, "exit status after the nesting checks")
+    except ServerGone:
+        expect(False, "the server ended during the nesting checks (status %r)" % client.proc.poll())
+    finally:
+        client.close()
+
+
 def end_of_input(star):
     # The input ends in the middle of a message.
     client = LspClient(star)
@@ -302,6 +349,7 @@ def end_of_input(star):
 def main(star, root):
     framing_and_protocol(star)
     fuzz_through_did_change(star, root)
+    nesting_and_size(star)
     end_of_input(star)
     if failures:
         print("%d check(s) failed" % len(failures))

@@ -131,6 +131,25 @@ def session_one(star, backend, home, history):
     c.sendline("counter + 1")
     value(c, "22")
 
+    # Ctrl-C stops a loop that writes (on the device engine each write is a hand-over to the
+    # host), and a LOAD that waits for a FIFO's writer; the session goes on.
+    c.sendline("while true do writeln(counter);")
+    c.expect_exact("21\r\n21\r\n")
+    c.sendintr()
+    c.expect("runtime error: interrupted")
+    c.expect_exact(PROMPT)
+    fifo = os.path.join(home, "fifo")
+    os.mkfifo(fifo)
+    c.sendline("var waiting: table;")
+    c.expect_exact(PROMPT)
+    c.sendline("LOAD(waiting, '%s');" % fifo)
+    time.sleep(0.5)
+    c.sendintr()
+    c.expect("runtime error: interrupted")
+    c.expect_exact(PROMPT)
+    c.sendline("counter + 1")
+    value(c, "22")
+
     # Up-arrow recalls the previous input.
     c.send(UP)
     c.expect_exact("counter + 1")

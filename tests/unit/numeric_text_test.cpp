@@ -65,7 +65,13 @@ TEST(NumericLayout, RejectsBadFields) {
   for (const char* bad : {"u0", "u65", "i0", "i65", "f16", "f0", "u", "u08", "u8x", "8", "u-1", "u8,u8", "u100"})
     EXPECT_NE(layoutError(bad), "") << bad;
   EXPECT_EQ(layoutError(""), "bad layout '': it names no fields (e.g. 'u8 i16 f32 f64')");
-  EXPECT_EQ(layoutError(" \t"), "bad layout ' \t': it names no fields (e.g. 'u8 i16 f32 f64')");
+  // Quoted with control bytes escaped and long layouts cut (a program's string reaches a terminal).
+  EXPECT_EQ(layoutError(" \t"), "bad layout ' \\x09': it names no fields (e.g. 'u8 i16 f32 f64')");
+  EXPECT_EQ(layoutError("u8 \x1b[2Jx"),
+            "bad layout 'u8 \\x1b[2Jx': field 2 '\\x1b[2Jx' is not u1..u64, i1..i64, f32 or f64");
+  EXPECT_EQ(layoutError("u8 " + std::string(1000, 'y')),
+            "bad layout 'u8 " + std::string(37, 'y') + "...': field 2 '" + std::string(40, 'y') +
+                "...' is not u1..u64, i1..i64, f32 or f64");
   EXPECT_EQ(errorOf([] { parseLayoutOrThrow("f33"); }),
             "bad layout 'f33': field 1 'f33' is not u1..u64, i1..i64, f32 or f64");
 }

@@ -902,8 +902,11 @@ class Core {
         if (r < 0 || c < 0) return stop(next, StopReason::Error);
         const std::uint64_t wpc = wordsForBits(static_cast<std::uint64_t>(r));
         const std::uint64_t cols = static_cast<std::uint64_t>(c);
-        if (cols != 0 && wpc > ~std::uint64_t{0} / sizeof(Word) / cols) return stop(next, StopReason::Storage);
-        if (!roomFor(d, cols * wpc)) return stop(next, StopReason::Storage);
+        // A table of no columns needs the room of one (its rows count against the memory limit,
+        // as on the host, which refuses a shape that cannot fit).
+        const std::uint64_t counted = cols != 0 ? cols : 1;
+        if (wpc > ~std::uint64_t{0} / sizeof(Word) / counted) return stop(next, StopReason::Storage);
+        if (!roomFor(d, counted * wpc)) return stop(next, StopReason::Storage);
         fillWords(S(d).data, cols * wpc, 0);
         t_.syncData();
         if (t_.leader()) {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <ostream>
 
@@ -255,11 +257,29 @@ void Interpreter::writeTableValue(Handle h) {
   std::uint64_t stride = wordsForBits(rows);
   std::string line(cols, '0');
   for (std::uint64_t i = 0; i < rows; ++i) {
+    // A long listing stops at Ctrl-C and at the first failed write, not after the last row.
+    if (i % 4096 == 4095) {
+      throwIfInterrupted();
+      requireOutput();
+    }
     for (std::uint64_t j = 0; j < cols; ++j)
       line[j] = ((scratch_[j * stride + i / 64] >> (i % 64)) & 1) ? '1' : '0';
     if (i) out_ << '\n';
     out_ << line;
   }
+}
+
+namespace {
+// errno as the failed write left it (0: no reason known).
+std::string outputErrorText(int reason) {
+  return std::string("cannot write the output") + (reason ? std::string(": ") + std::strerror(reason) : "");
+}
+}  // namespace
+
+// Output that cannot be written is an error of the statement that wrote it (the stream fails
+// when its buffer is flushed: a full disk, an I/O error), never a silent loss.
+void Interpreter::requireOutput() {
+  if (!out_) throw Fault(outputErrorText(errno));
 }
 
 void Interpreter::writeValue(ValueTag tag, Value v) {
@@ -322,7 +342,7 @@ void ExecutionStats::print(std::ostream& out, const std::string& backendName,
 // ---------------------------------------------------------------- the loop
 
 void Interpreter::poll() {
-  if (gInterruptRequested) throw Fault("interrupted");
+  throwIfInterrupted();
   if (budgetLeft_ && --budgetLeft_ == 0)
     throw Fault("the run used up its budget of " + str(budget_) + " loop iterations and calls");
 }
@@ -372,7 +392,11 @@ void Interpreter::run(const Module& m, std::uint32_t entry) {
     throw;
   }
   while (!frames_.empty()) popFrame(m);
+  const bool failedBefore = !out_;  // then the write that failed has been reported
+  errno = 0;
   out_.flush();
+  // The last flush failed: the output lost is that of the statements that wrote last.
+  if (!failedBefore && !out_) throw RuntimeError(lastOutput_, outputErrorText(errno));
 }
 
 void Interpreter::execute(const Module& m) {
@@ -570,8 +594,18 @@ void Interpreter::execute(const Module& m) {
           return;
 
         // ---- output and environment
-        case Op::WRITE: writeValue(static_cast<ValueTag>(a[1]), reg(a[0])); break;
-        case Op::WRITELN: out_ << '\n'; break;
+        case Op::WRITE:
+          errno = 0;  // a failing write leaves its own reason (a full disk, an I/O error)
+          writeValue(static_cast<ValueTag>(a[1]), reg(a[0]));
+          requireOutput();
+          lastOutput_ = fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc];
+          break;
+        case Op::WRITELN:
+          errno = 0;
+          out_ << '\n';
+          requireOutput();
+          lastOutput_ = fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc];
+          break;
         case Op::PCOUNT: reg(a[0]).i = static_cast<std::int64_t>(args_.size()); break;
         case Op::PSTR: {
           std::int64_t i = I(1);
@@ -598,6 +632,7 @@ void Interpreter::execute(const Module& m) {
           std::int64_t n = I(1);
           if (n < 0) throw Fault("a length cannot be negative (" + std::to_string(n) + ")");
           Handle h = H(0);
+          requireBitsShape(static_cast<std::uint64_t>(n));
           backend_.resizeBits(h, static_cast<std::uint64_t>(n));
           fixed_[h] = static_cast<std::uint8_t>(a[2]);
           break;
@@ -704,6 +739,7 @@ void Interpreter::execute(const Module& m) {
                         std::to_string(n) + " does not fit in " + std::to_string(k) + " bits");
           Handle d = H(0);
           requireBitsFit(d, static_cast<std::uint64_t>(k));
+          requireBitsShape(static_cast<std::uint64_t>(k));
           scratch_.assign(wordsForBits(static_cast<std::uint64_t>(k)), 0);
           for (std::int64_t b = 0; b < 63 && b < k; ++b)
             if ((n >> b) & 1) {
@@ -797,6 +833,7 @@ void Interpreter::execute(const Module& m) {
             throw Fault("a table cannot have a negative size (" + std::to_string(r) + " x " +
                         std::to_string(c) + ")");
           Handle h = H(0);
+          requireTableShape(static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c));
           backend_.resizeTable(h, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c));
           fixed_[h] = static_cast<std::uint8_t>(a[3]);
           break;

@@ -156,6 +156,7 @@ class Interpreter {
   void requireTableFits(Handle dst, std::uint64_t rows, std::uint64_t cols);
   void writeBitsValue(Handle h);
   void writeTableValue(Handle h);
+  void requireOutput();
   void loadTable(Handle t, const std::string& path);
   void saveTable(Handle t, const std::string& path);
   void bitsFromConstant(Handle dst, const std::string& bits);
@@ -164,6 +165,7 @@ class Interpreter {
 
   Backend& backend_;
   std::ostream& out_;
+  SourceLoc lastOutput_;  // the last WRITE or WRITELN: where a failed final flush is reported
   std::vector<std::string> args_;
   // Strings are StringPool indices; constStrings_ maps a constant to its index, argStrings_ a
   // program argument.

@@ -1,5 +1,6 @@
 #include "vm/io/GraphFiles.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -124,6 +125,10 @@ Graph parseGraph(const std::string& text, const std::string& name, bool matrixMa
   std::size_t lineNo = 0, pos = 0;
   bool haveHeader = false;
   bool symmetric = false, pattern = false, realField = false;
+  // What the size line (Matrix Market) or the 'p' line (DIMACS) declares, and what came: a
+  // truncated or over-long file is an error, not a different graph.
+  std::uint64_t declared = 0, entries = 0;
+  std::size_t headerLine = 0;
   while (pos < text.size()) {
     std::size_t eol = text.find('\n', pos);
     if (eol == std::string::npos) eol = text.size();
@@ -155,14 +160,18 @@ Graph parseGraph(const std::string& text, const std::string& name, bool matrixMa
         l.expect("'rows cols entries'");
         std::uint64_t rows = l.count("the number of rows");
         std::uint64_t cols = l.count("the number of columns");
-        l.count("the number of entries");
+        declared = l.count("the number of entries");
         l.end();
+        headerLine = lineNo;
         if (rows != cols) fail(name, lineNo, "an adjacency matrix must be square (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
         if (rows > kMaxVertices) fail(name, lineNo, "too many vertices");
         g.vertices = rows;
         haveHeader = true;
         continue;
       }
+      if (++entries > declared)
+        fail(name, lineNo, "more entries than the " + std::to_string(declared) + " that the size line (line " +
+                               std::to_string(headerLine) + ") declares");
       l.expect(pattern ? "'row column'" : "'row column value'");
       std::uint64_t u = l.count("a row"), v = l.count("a column");
       std::int64_t w = pattern ? 1 : l.weight(realField);
@@ -181,12 +190,16 @@ Graph parseGraph(const std::string& text, const std::string& name, bool matrixMa
       l.expect("'p sp VERTICES ARCS'");
       l.word("'p sp VERTICES ARCS'");
       g.vertices = l.count("the number of vertices");
-      l.count("the number of arcs");
+      declared = l.count("the number of arcs");
       l.end();
+      headerLine = lineNo;
       if (g.vertices > kMaxVertices) fail(name, lineNo, "too many vertices");
       haveHeader = true;
     } else if (tag == "a") {
       if (!haveHeader) fail(name, lineNo, "arc before the 'p sp N M' line");
+      if (++entries > declared)
+        fail(name, lineNo, "more arcs than the " + std::to_string(declared) + " that the 'p' line (line " +
+                               std::to_string(headerLine) + ") declares");
       l.expect("'a TAIL HEAD WEIGHT'");
       std::uint64_t u = l.count("a tail"), v = l.count("a head");
       std::int64_t w = l.weight(false);
@@ -198,7 +211,13 @@ Graph parseGraph(const std::string& text, const std::string& name, bool matrixMa
       fail(name, lineNo, "unexpected line (expected 'c', 'p' or 'a')");
     }
   }
-  if (!haveHeader) fail(name, lineNo, matrixMarket ? "missing the size line" : "missing the 'p sp N M' line");
+  const std::size_t last = std::max<std::size_t>(lineNo, 1);  // an empty file is located at line 1
+  if (text.empty()) fail(name, last, matrixMarket ? "the file is empty (no %%MatrixMarket banner)" : "the file is empty (no 'p sp N M' line)");
+  if (!haveHeader) fail(name, last, matrixMarket ? "missing the size line" : "missing the 'p sp N M' line");
+  if (entries < declared)
+    fail(name, last, "the file ends after " + std::to_string(entries) + " of the " + std::to_string(declared) +
+                         (matrixMarket ? " entries that the size line (line " : " arcs that the 'p' line (line ") +
+                         std::to_string(headerLine) + ") declares");
   return g;
 }
 

@@ -1,11 +1,10 @@
 #include "vm/io/TableText.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "core/FileText.h"
+#include "core/Interrupt.h"
 #include "core/MemoryLimit.h"
 #include "core/Printable.h"
 
@@ -31,20 +30,22 @@ std::string readWholeFile(const std::string& path) {
   std::string error;
   auto text = readBoundedFile(path, memoryLimit(), error);
   if (!text) {
+    if (error == "interrupted") throw Interrupted();
     if (error == "is a directory") throw TableFileError(path + ": is a directory, not a file");
     const std::string prefix = "cannot read: ";
     if (error.rfind(prefix, 0) == 0) throw TableFileError(path + ": cannot open: " + error.substr(prefix.size()));
-    throw TableFileError(path + ": the file " + error + " (the memory limit)");
+    if (error.rfind("is larger than", 0) == 0)
+      throw TableFileError(path + ": the file " + error + " (the memory limit)");
+    throw TableFileError(path + ": the file " + error);
   }
   return std::move(*text);
 }
 
 void writeWholeFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();  // the data reach the file (or fail: a full disk) only when flushed
-  if (!out) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
+  std::string error;
+  if (writeFileText(path, text, error)) return;
+  if (error == "interrupted") throw Interrupted();
+  throw TableFileError(path + ": " + error);
 }
 
 TableData parseTableText(const std::string& text, const std::string& name) {
@@ -87,8 +88,11 @@ TableData parseTableText(const std::string& text, const std::string& name) {
 TableData readTableFile(const std::string& path) { return parseTableText(readWholeFile(path), path); }
 
 std::string formatTableText(const TableData& t) {
+  // One character a bit and a newline a row: up to 16 times the table's own storage.
+  const std::uint64_t bytes = saturatingProduct(t.cols + 1, t.rows);
+  requireMemory(bytes, "the text of " + describeTable(t.rows, t.cols), memoryInUse());
   std::string out;
-  out.reserve((t.cols + 1) * t.rows);
+  out.reserve(bytes);
   for (std::uint64_t i = 0; i < t.rows; ++i) {
     for (std::uint64_t j = 0; j < t.cols; ++j) out += t.get(i, j) ? '1' : '0';
     out += '\n';

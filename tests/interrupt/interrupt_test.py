@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The first Ctrl-C stops a `star run` wherever it is: in a loop that writes output (the device
+engine comes back to the host at every write), in an open or a read that waits (a FIFO with no
+writer or no reader), inside a long primitive (listing a huge table, CLOSURE of a large table).
+Each run must end within a few seconds of the SIGINT with status 2 and "runtime error:
+interrupted" located at the statement.
+
+usage: interrupt_test.py STAR BACKEND ENGINE      exit status 0 pass, 1 fail
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+STAR, BACKEND, ENGINE = sys.argv[1], sys.argv[2], sys.argv[3]
+GRACE = 10.0  # seconds a run may take to stop after the SIGINT
+
+
+def program(directory, name, text):
+    path = os.path.join(directory, name + ".star")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def interrupt(name, source, expected_loc, args=(), started=None, delay=1.0):
+    """Runs the program, sends one SIGINT once `started` (a function of the process) says it is
+    running (or after `delay` seconds), and checks how it ended."""
+    with tempfile.TemporaryDirectory() as d:
+        path = program(d, name, source)
+        err = open(os.path.join(d, "stderr"), "w+")
+        p = subprocess.Popen([STAR, "run", "--backend=" + BACKEND, "--engine=" + ENGINE, path] + list(args),
+                             stdout=subprocess.PIPE if started else subprocess.DEVNULL, stderr=err)
+        if started:
+            started(p)
+        else:
+            time.sleep(delay)
+        if p.poll() is not None:
+            return "%s: ended before the interrupt (status %s)" % (name, p.returncode)
+        sent = time.time()
+        p.send_signal(signal.SIGINT)
+        try:
+            if p.stdout:  # keep draining, as a terminal would
+                while p.stdout.read(65536):
+                    if time.time() - sent > GRACE:
+                        raise subprocess.TimeoutExpired(p.args, GRACE)
+            p.wait(timeout=max(0.1, GRACE - (time.time() - sent)))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            return "%s: still running %.0f s after the first Ctrl-C" % (name, GRACE)
+        took = time.time() - sent
+        err.seek(0)
+        text = err.read()
+        want = r"%s\.star:%s: runtime error: interrupted" % (name, expected_loc)
+        if p.returncode != 2 or not re.search(want, text):
+            return "%s: status %s, stderr %r (wanted status 2 and %r)" % (name, p.returncode, text[:300], want)
+        print("ok %s: stopped %.2f s after the first Ctrl-C" % (name, took))
+        return None
+
+
+def first_output(p):
+    p.stdout.read(1)  # the output buffer's first flush
+
+
+def main():
+    failures = []
+    # A loop that writes: on the device engine each write is a hand-over to the host.
+    failures.append(interrupt("writing_loop",
+                              "program P;\nvar i: integer;\nbegin\n  i := 0;\n  while true do\n"
+                              "  begin\n    i := i + 1;\n    writeln(i)\n  end\nend.\n",
+                              r"[5-8]:\d+", started=first_output))
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "fifo")
+        os.mkfifo(fifo)
+        # LOAD of a FIFO that no one writes: blocked in open.
+        failures.append(interrupt("load_fifo", "program P;\nvar T: table;\nbegin\n  LOAD(T, ParamStr(1));\n"
+                                  "  writeln(T)\nend.\n", "4:3", args=[fifo]))
+        # SAVE to a FIFO that no one reads: blocked in open.
+        failures.append(interrupt("save_fifo", "program P;\nvar T: table(2, 2);\nbegin\n"
+                                  "  SAVE(T, ParamStr(1))\nend.\n", "4:3", args=[fifo]))
+        # A FIFO whose writer never writes: blocked in read.
+        writer = os.open(fifo, os.O_RDWR)  # holds the FIFO open for writing, never writes
+        try:
+            failures.append(interrupt("read_fifo", "program P;\nvar T: table;\nbegin\n  LOAD(T, ParamStr(1));\n"
+                                      "  writeln(T)\nend.\n", "4:3", args=[fifo]))
+        finally:
+            os.close(writer)
+    # One primitive that runs long: the listing of a table of 2^30 rows.
+    failures.append(interrupt("long_listing", "program P;\nvar T: table(1073741824, 1);\nbegin\n"
+                              "  writeln(T)\nend.\n", r"4:\d+", started=first_output))
+    if BACKEND == "cpu":
+        # CLOSURE of a 40000 x 40000 table: n^3/64 word operations, minutes on one core.
+        failures.append(interrupt("long_closure", "program P;\nuses graphs;\nvar T: table(40000, 40000);\n"
+                                  "  X: slice(T); j: integer;\nbegin\n  X := not X;\n"
+                                  "  for j := 1 to 40000 do COL(j, T) := X;\n  writeln('closing');\n"
+                                  "  CLOSURE(T);\n  writeln(NUMB(COL(1, T)))\nend.\n",
+                                  "9:3", delay=3.0))
+    failures = [f for f in failures if f]
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
