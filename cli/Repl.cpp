@@ -21,6 +21,10 @@ namespace {
 
 constexpr const char* kPrompt = "star> ";
 constexpr const char* kContinuation = "  ... ";
+// An input up to this size is parsed after every line, so that a syntax error in what is being
+// typed is reported at once; a longer one (a pasted block) only when ContinuationScanner finds
+// that it may be complete, which keeps reading it linear in its size.
+constexpr std::size_t kParseEveryLine = 1024;
 
 bool blank(const std::string& s) {
   return s.find_first_not_of(" \t\r\n") == std::string::npos;
@@ -73,11 +77,19 @@ int commandRepl(const CommandLine& cl) {
   }
 
   std::string pending;
+  repl::ContinuationScanner scanner;  // follows `pending`
+  auto evaluate = [&] {
+    reader.remember(pending);
+    session.evaluate(pending);
+    pending.clear();
+    scanner.reset();
+  };
   for (;;) {
     std::string line;
     auto got = reader.read(pending.empty() ? kPrompt : kContinuation, line);
     if (got == repl::InputReader::Result::Interrupted) {
       pending.clear();
+      scanner.reset();
       continue;
     }
     if (got == repl::InputReader::Result::EndOfInput) {
@@ -93,17 +105,15 @@ int commandRepl(const CommandLine& cl) {
       if (blank(line)) continue;
     } else if (interactive && blank(line)) {
       // An empty line ends an incomplete input: it is evaluated (and its error reported).
-      reader.remember(pending);
-      session.evaluate(pending);
-      pending.clear();
+      evaluate();
       continue;
     }
     pending += line;
     pending += '\n';
+    scanner.addLine(line);
+    if (pending.size() > kParseEveryLine && scanner.needsMore()) continue;
     if (replInputIncomplete(pending)) continue;
-    reader.remember(pending);
-    session.evaluate(pending);
-    pending.clear();
+    evaluate();
   }
   std::cout.flush();
   return 0;

@@ -3,7 +3,7 @@
 # carried (scripts/device-bundle.sh; $STAR_DIST names another). Writes logs under $OUT: only a
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
-#   scripts/device-tests.sh [unit] [oracles] [lang] [compare] [sanitize] [bench] [sssp] [engine]
+#   scripts/device-tests.sh [unit] [oracles] [lang] [interrupt] [compare] [sanitize] [bench] [sssp] [engine]
 #                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
@@ -33,7 +33,7 @@ export STAR_SOURCE_DIR=$PWD
 export STAR_PATH=$PWD/stdlib
 OUT=${OUT:-/tmp/star-device-out}
 mkdir -p "$OUT"
-steps=${*:-unit oracles lang compare sanitize bench}
+steps=${*:-unit oracles lang interrupt compare sanitize bench}
 want() { [[ " $steps " == *" $1 "* ]]; }
 status=0
 note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
@@ -95,6 +95,18 @@ if want lang; then
   python3 "$D/tools/lit/lit.py" -sv --param star="$D/bin/star" --param backend=cuda \
     --param flags=--no-parallel-loops --param llvm_bin="$D/tools" tests/lang > "$OUT/lang-cuda-sequential.txt" 2>&1; rc=$?
   note "golden tests on cuda, --no-parallel-loops rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/lang-cuda-sequential.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
+fi
+# The first Ctrl-C stops a run on the GPU's engines too (tests/interrupt: writing loops, FIFOs,
+# long listings), and the REPL on the device engine survives it (the pty test).
+if want interrupt; then
+  for engine in host device; do
+    python3 tests/interrupt/interrupt_test.py "$D/bin/star" cuda $engine > "$OUT/interrupt-$engine.txt" 2>&1; rc=$?
+    note "interrupts on the cuda $engine engine rc=$rc: $(grep -c '^ok ' "$OUT/interrupt-$engine.txt") stopped, $(grep -c '^FAIL' "$OUT/interrupt-$engine.txt") failed"
+    [ $rc -eq 0 ] || status=1
+  done
+  python3 tests/repl/pty_test.py "$D/bin/star" cuda device > "$OUT/interrupt-repl.txt" 2>&1; rc=$?
+  note "REPL on the cuda device engine (pty, Ctrl-C in loops and FIFOs) rc=$rc"
   [ $rc -eq 0 ] || status=1
 fi
 if want compare; then

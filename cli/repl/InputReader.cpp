@@ -130,6 +130,179 @@ int readCharacter(FILE* in) {
 
 }  // namespace
 
+void ContinuationScanner::addLine(const std::string& line) {
+  ++line_;
+  std::size_t i = 0;
+  const std::size_t n = line.size();
+  while (i < n && !lost_) {
+    if (comment_ != Comment::None) {
+      i = skipComment(line, i);
+      continue;
+    }
+    const char c = line[i];
+    const char next = i + 1 < n ? line[i + 1] : '\0';
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+      ++i;
+    } else if (c == '/' && next == '/') {
+      return;  // the rest of the line is a comment
+    } else if (c == '{' || ((c == '(' || c == '/') && next == '*')) {
+      comment_ = c == '{' ? Comment::Brace : c == '(' ? Comment::Paren : Comment::Slash;
+      i += c == '{' ? 1 : 2;
+    } else if (c == '\'') {
+      // A string ends on its line ('' is a quote inside it); one that does not is a bad
+      // character to the lexer, which then reads the rest as code.
+      std::size_t end = line.find('\'', i + 1);
+      while (end != std::string::npos && end + 1 < n && line[end + 1] == '\'')
+        end = line.find('\'', end + 2);
+      if (end == std::string::npos) lost_ = true;
+      token(false);
+      i = end == std::string::npos ? n : end + 1;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t end = i + 1;
+      while (end < n && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_'))
+        ++end;
+      word(lower(line.substr(i, end - i)));
+      i = end;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < n && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+      token(false);
+    } else {
+      i = punctuation(line, i);
+    }
+  }
+}
+
+std::size_t ContinuationScanner::skipComment(const std::string& line, std::size_t i) {
+  const char* closer = comment_ == Comment::Brace ? "}" : comment_ == Comment::Paren ? "*)" : "*/";
+  std::size_t end = line.find(closer, i);
+  if (end == std::string::npos) return line.size();
+  comment_ = Comment::None;
+  return end + std::strlen(closer);
+}
+
+std::size_t ContinuationScanner::punctuation(const std::string& line, std::size_t i) {
+  const char c = line[i];
+  const char next = i + 1 < line.size() ? line[i + 1] : '\0';
+  if ((c == ':' || c == '<' || c == '>') && next == '=') {
+    token(true);  // := <= >=
+    return i + 2;
+  }
+  if (c == '<' && next == '>') {
+    token(true);
+    return i + 2;
+  }
+  switch (c) {
+    case ':':
+    case '=':
+    case '<':
+    case '>':
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case ',':
+      token(true);
+      break;
+    case '(':
+      token(true);
+      ++parens_;
+      break;
+    case ')':
+      token(false);
+      if (parens_ == 0)
+        lost_ = true;
+      else
+        --parens_;
+      break;
+    case ';':
+      token(false);
+      if (atTop()) tail_.clear(), statementLine_ = 0;  // the statement ends here
+      break;
+    case '.':
+      token(false);
+      break;
+    case '%':  // %0101, a bit string
+      if (next != '0' && next != '1') lost_ = true;
+      while (++i < line.size() && (line[i] == '0' || line[i] == '1')) {
+      }
+      token(false);
+      return i;
+    default:
+      lost_ = true;  // a character the lexer does not know
+  }
+  return i + 1;
+}
+
+void ContinuationScanner::word(const std::string& w) {
+  if (w == "begin") {
+    token(false);
+    openBlock(Block::Begin);
+  } else if (w == "end") {
+    token(false);
+    closeBlock(Block::Begin);
+  } else if (w == "repeat") {
+    token(false);
+    openBlock(Block::Repeat);
+  } else if (w == "until") {
+    token(true);
+    closeBlock(Block::Repeat);
+  } else if (w == "proc" || w == "procedure" || w == "func" || w == "function") {
+    token(false);
+    openBlock(Block::Heading);
+  } else if (w == "if" || w == "forall") {
+    if (atTop()) tail_.push_back(w == "if" ? Tail::If : Tail::Forall);
+    token(true);
+  } else if (w == "else") {
+    if (atTop()) elseAtTop();
+    token(true);
+  } else {
+    static const char* const kNeedMore[] = {"then", "do",     "while", "for",  "forall", "in",
+                                            "to",   "downto", "not",   "and",  "or",     "xor",
+                                            "div",  "mod",    "var",   "const"};
+    token(std::find(std::begin(kNeedMore), std::end(kNeedMore), w) != std::end(kNeedMore));
+  }
+}
+
+// The `else` of the innermost `if` still without one: it ends that `if`'s then-part, and any
+// `forall` in it.
+void ContinuationScanner::elseAtTop() {
+  auto open = std::find(tail_.rbegin(), tail_.rend(), Tail::If);
+  if (open == tail_.rend())
+    lost_ = true;
+  else
+    tail_.erase(std::prev(open.base()), tail_.end());
+}
+
+void ContinuationScanner::token(bool wantsMore) {
+  if (atTop() && statementLine_ == 0) statementLine_ = line_;
+  lastLine_ = line_;
+  lastNeedsMore_ = wantsMore;
+}
+
+void ContinuationScanner::openBlock(Block b) {
+  // A procedure's or function's body is the `begin` block that ends its heading.
+  if (b == Block::Begin && !blocks_.empty() && blocks_.back() == Block::Heading)
+    blocks_.back() = Block::Begin;
+  else
+    blocks_.push_back(b);
+}
+
+void ContinuationScanner::closeBlock(Block b) {
+  if (blocks_.empty() || blocks_.back() != b)
+    lost_ = true;
+  else
+    blocks_.pop_back();
+}
+
+bool ContinuationScanner::needsMore() const {
+  if (lost_) return false;
+  if (comment_ != Comment::None || parens_ > 0 || !blocks_.empty() || lastNeedsMore_) return true;
+  // As replInputIncomplete: the statement ends with an `if` without `else` (through the bodies of
+  // `while` and `for` loops and `else` parts, not of `forall` loops) and spans lines.
+  return !tail_.empty() && tail_.front() == Tail::If && statementLine_ != 0 &&
+         statementLine_ < lastLine_;
+}
+
 std::vector<std::string> completionsFor(const std::string& line, int start,
                                         const std::string& prefix,
                                         const std::vector<std::string>& names, bool* files) {

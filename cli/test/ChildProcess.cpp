@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -16,7 +18,22 @@
 namespace star::test {
 namespace {
 
-constexpr std::uint64_t kMaxCaptured = std::uint64_t{64} << 20;
+volatile std::sig_atomic_t gStopSignal = 0;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM};
+struct sigaction gPrevious[std::size(kStopSignals)];
+
+// The first signal asks the run to stop (runChild polls the flag); a second one, should star test
+// be stuck elsewhere, ends it at once.
+extern "C" void onStopSignal(int signal) {
+  if (gStopSignal) {
+    struct sigaction sa {};
+    sa.sa_handler = SIG_DFL;
+    sigaction(signal, &sa, nullptr);
+    raise(signal);
+    return;
+  }
+  gStopSignal = signal;
+}
 
 // An unlinked temporary file: its descriptor, or -1.
 int scratchFile() {
@@ -29,24 +46,57 @@ int scratchFile() {
   return fd;
 }
 
-std::string readBack(int fd) {
+// The first `maxBytes` of what the child wrote to `fd`; `*total`: all it wrote.
+std::string readBack(int fd, std::uint64_t maxBytes, std::uint64_t* total) {
   std::string text;
+  struct stat st {};
+  *total = fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   if (lseek(fd, 0, SEEK_SET) != 0) return text;
   char buf[65536];
-  for (;;) {
+  while (text.size() < maxBytes) {
     ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    std::size_t room = kMaxCaptured - text.size();
+    std::size_t room = static_cast<std::size_t>(maxBytes - text.size());
     text.append(buf, std::min(static_cast<std::size_t>(n), room));
-    if (text.size() >= kMaxCaptured) break;
   }
+  *total = std::max<std::uint64_t>(*total, text.size());
   return text;
+}
+
+// Kills the child and reaps it.
+void killChild(pid_t pid, int* status) {
+  kill(pid, SIGKILL);
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
 }
 
 }  // namespace
 
+StopSignals::StopSignals() {
+  gStopSignal = 0;
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+    sigaction(kStopSignals[i], nullptr, &gPrevious[i]);
+    if (gPrevious[i].sa_handler == SIG_IGN) continue;
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a blocking read returns EINTR
+    sigaction(kStopSignals[i], &sa, nullptr);
+  }
+}
+
+StopSignals::~StopSignals() {
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &gPrevious[i], nullptr);
+}
+
+int StopSignals::received() {
+  return gStopSignal;
+}
+
 ChildResult runChild(const std::vector<std::string>& argv, const std::string& dir,
-                     double timeoutSeconds) {
+                     double timeoutSeconds, std::uint64_t maxCaptured) {
   ChildResult r;
   int out = scratchFile(), err = scratchFile();
   if (out < 0 || err < 0) {
@@ -80,10 +130,14 @@ ChildResult runChild(const std::vector<std::string>& argv, const std::string& di
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) break;
+    if (gStopSignal) {
+      killChild(pid, &status);
+      r.interrupted = true;
+      break;
+    }
     std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
     if (timeoutSeconds > 0 && elapsed.count() > timeoutSeconds) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      killChild(pid, &status);
       r.timedOut = true;
       break;
     }
@@ -93,13 +147,14 @@ ChildResult runChild(const std::vector<std::string>& argv, const std::string& di
     r.status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status))
     r.status = 128 + WTERMSIG(status);
-  r.out = readBack(out);
-  r.err = readBack(err);
+  r.out = readBack(out, maxCaptured, &r.outBytes);
+  r.err = readBack(err, maxCaptured, &r.errBytes);
   close(out);
   close(err);
-  if (!r.timedOut && r.status == 126 && r.err.empty())
+  if (r.timedOut || r.interrupted) return r;
+  if (r.status == 126 && r.err.empty())
     r.failure = "cannot enter the directory " + dir;
-  else if (!r.timedOut && r.status == 127 && r.err.empty())
+  else if (r.status == 127 && r.err.empty())
     r.failure = "cannot run " + argv[0];
   return r;
 }

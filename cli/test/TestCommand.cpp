@@ -1,5 +1,14 @@
 // `star test [PATHS]`: runs the programs that carry expectations and compares (docs/CLI.md).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -7,12 +16,12 @@
 #include <system_error>
 
 #include "cli/Commands.h"
-#include "frontend/driver/StdlibLocation.h"
 #include "cli/test/ChildProcess.h"
 #include "cli/test/Expectations.h"
 #include "cli/test/UnifiedDiff.h"
 #include "core/FileText.h"
 #include "core/Printable.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "vm/io/TableText.h"
 
 namespace star {
@@ -23,6 +32,9 @@ using test::Expectations;
 
 // The largest program or expectation file read.
 constexpr std::uint64_t kMaxExpectationBytes = std::uint64_t{64} << 20;
+// How much of a program's stdout and of its stderr is kept. The environment variable
+// STAR_TEST_OUTPUT_CAP (bytes) sets another cap, for the tests of `star test` itself.
+constexpr std::uint64_t kDefaultOutputCap = std::uint64_t{64} << 20;
 
 // One program to test and where its expectations are.
 struct Case {
@@ -61,12 +73,95 @@ std::vector<Case> collect(const std::vector<std::string>& paths,
   return cases;
 }
 
-std::optional<std::string> readIfThere(const std::string& path, std::string& error) {
+// What a file that is not a regular one is, for messages.
+const char* fileKind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a plain file";
+}
+
+std::string notRegular(mode_t mode) {
+  return std::string("is not a regular file (") + fileKind(mode) + ")";
+}
+
+// A file `star test` reads itself (a program, an expectation), or nullopt with `error` (in
+// readBoundedFile's words). Only a regular file: a FIFO blocks in open() or read() until a
+// writer comes, before any --timeout applies, and a device may never end. It is opened without
+// blocking and checked again on the descriptor, so nothing is read from anything else.
+std::optional<std::string> readRegularFile(const std::string& path, std::string& error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    error = notRegular(st.st_mode);
+    return std::nullopt;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::string("cannot read: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &st) != 0) {
+    error = std::string("cannot read: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = notRegular(st.st_mode);
+    return std::nullopt;
+  }
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) return text;
+    if (n < 0 && errno == EINTR && !test::StopSignals::received()) continue;
+    if (n < 0) {
+      error = std::string("cannot read: ") + std::strerror(errno);
+      return std::nullopt;
+    }
+    if (text.size() + static_cast<std::uint64_t>(n) > kMaxExpectationBytes) {
+      error = "is larger than " + describeBytes(kMaxExpectationBytes);
+      return std::nullopt;
+    }
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+// An expectation file: nullopt when there is none; a message added to `errors` when it cannot
+// be read.
+std::optional<std::string> readIfThere(const std::string& path, std::string& errors) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
-  auto text = readBoundedFile(path, kMaxExpectationBytes, error);
-  if (!text) error = fileErrorMessage(path, error);
+  std::string error;
+  auto text = readRegularFile(path, error);
+  if (!text) errors += "  " + fileErrorMessage(printable(path), error) + "\n";
   return text;
+}
+
+// The cap on each captured output: kDefaultOutputCap, or STAR_TEST_OUTPUT_CAP; nullopt when
+// that is not a positive number.
+std::optional<std::uint64_t> outputCap() {
+  const char* text = std::getenv("STAR_TEST_OUTPUT_CAP");
+  if (!text || !*text) return kDefaultOutputCap;
+  std::uint64_t cap = 0;
+  const char* end = text + std::strlen(text);
+  auto [stop, ec] = std::from_chars(text, end, cap);
+  if (ec != std::errc() || stop != end || cap == 0) return std::nullopt;
+  return cap;
+}
+
+// "stdout was cut ..." when the program wrote more to a stream than star test keeps: what was
+// kept could equal an expectation that the whole output does not.
+std::string cutNote(const char* stream, const std::string& kept, std::uint64_t written) {
+  if (written <= kept.size()) return "";
+  return std::string("  ") + stream + " was cut at " + std::to_string(kept.size()) +
+         " bytes (the program wrote " + std::to_string(written) +
+         "): it cannot be compared in full\n";
 }
 
 std::string indented(const std::string& text) {
@@ -77,10 +172,12 @@ std::string indented(const std::string& text) {
 
 class Runner {
  public:
-  explicit Runner(const CommandLine& cl) : cl_(cl), self_(executablePath()) {}
+  Runner(const CommandLine& cl, std::uint64_t outputCap)
+      : cl_(cl), self_(executablePath()), outputCap_(outputCap) {}
 
   // Returns whether the case counts as passed; prints its report. Skipped: not a test.
-  enum class Outcome { Passed, Failed, Skipped };
+  // Interrupted: a StopSignals signal came while it ran (nothing is printed).
+  enum class Outcome { Passed, Failed, Skipped, Interrupted };
   Outcome run(const Case& c);
 
  private:
@@ -92,6 +189,7 @@ class Runner {
 
   const CommandLine& cl_;
   std::string self_;
+  std::uint64_t outputCap_;
 };
 
 std::vector<std::string> Runner::command(const std::string& file, const Expectations& e) const {
@@ -112,9 +210,9 @@ std::vector<std::string> Runner::command(const std::string& file, const Expectat
 
 Runner::Outcome Runner::run(const Case& c) {
   std::string error;
-  auto source = readBoundedFile(c.path, kMaxExpectationBytes, error);
+  auto source = readRegularFile(c.path, error);
   if (!source) {
-    fail(c, "  " + fileErrorMessage(c.path, error) + "\n");
+    fail(c, "  " + fileErrorMessage(printable(c.path), error) + "\n");
     return Outcome::Failed;
   }
   Expectations e = test::parseExpectations(*source);
@@ -125,7 +223,7 @@ Runner::Outcome Runner::run(const Case& c) {
   std::optional<std::string> expectedOut = readIfThere(outPath, readError);
   std::optional<std::string> expectedErr = readIfThere(errPath, readError);
   if (!readError.empty()) {
-    fail(c, "  " + readError + "\n");
+    fail(c, readError);
     return Outcome::Failed;
   }
   if (!e.any() && e.problems.empty() && !expectedOut && !expectedErr) {
@@ -148,7 +246,9 @@ Runner::Outcome Runner::run(const Case& c) {
   }
 
   std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
-  test::ChildResult r = test::runChild(command(file.filename().string(), e), dir, cl_.timeout);
+  test::ChildResult r =
+      test::runChild(command(file.filename().string(), e), dir, cl_.timeout, outputCap_);
+  if (r.interrupted || test::StopSignals::received()) return Outcome::Interrupted;
   if (!r.failure.empty()) {
     fail(c, "  " + r.failure + "\n");
     return Outcome::Failed;
@@ -167,6 +267,12 @@ Runner::Outcome Runner::run(const Case& c) {
                                      : false;
   bool outWrong = wantOut && *wantOut != r.out;
   bool errWrong = expectedErr && *expectedErr != r.err;
+  // An output longer than the cap fails whatever its kept part is (and --update never writes a
+  // cut output as the expectation).
+  const std::string outCut = wantOut ? cutNote("stdout", r.out, r.outBytes) : "";
+  const std::string errCut = expectedErr ? cutNote("stderr", r.err, r.errBytes) : "";
+  report += outCut + errCut;
+  if (!outCut.empty() || !errCut.empty()) fixable = false;
   if (r.timedOut) {
     report += "  timed out after " + std::to_string(static_cast<int>(cl_.timeout)) + " s\n";
     fixable = false;
@@ -185,7 +291,8 @@ Runner::Outcome Runner::run(const Case& c) {
   if (errWrong) report += test::unifiedDiff(*expectedErr, r.err, errPath, "stderr");
   for (const std::string& text : e.errors)
     if (r.err.find(text) == std::string::npos) {
-      report += "  stderr does not contain '" + text + "'; it was:\n" + indented(r.err);
+      report += "  stderr does not contain '" + text + "'; it was:\n" + indented(r.err) +
+                cutNote("stderr", r.err, r.errBytes);
       fixable = false;
     }
   if (report.empty()) {
@@ -211,14 +318,30 @@ Runner::Outcome Runner::run(const Case& c) {
   return Outcome::Passed;
 }
 
+// The message and exit status after a StopSignals signal: 128 + the signal, as a shell reports a
+// process that signal ended.
+int interrupted(int signal, int passed, int failed) {
+  std::cout << passed << " passed, " << failed << " failed\n";
+  std::cout.flush();
+  std::cerr << "star: error: " << (signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated")
+            << ": the running program was killed and the remaining tests were not run\n";
+  return 128 + signal;
+}
+
 }  // namespace
 
 int commandTest(const CommandLine& cl) {
   std::vector<std::string> paths = cl.paths;
   if (paths.empty()) paths.push_back(".");
+  const std::optional<std::uint64_t> cap = outputCap();
+  if (!cap) {
+    std::cerr << "star: error: STAR_TEST_OUTPUT_CAP must be a positive number of bytes\n";
+    return 1;
+  }
+  test::StopSignals stop;  // Ctrl-C kills the running program and ends the run
   std::vector<std::string> missing;
   std::vector<Case> cases = collect(paths, missing);
-  Runner runner(cl);
+  Runner runner(cl, *cap);
   int passed = 0, failed = 0;
   for (const std::string& m : missing) {
     std::cout << "FAIL: " << printable(m) << "\n  no such file or directory\n";
@@ -229,6 +352,7 @@ int commandTest(const CommandLine& cl) {
     return 1;
   }
   for (const Case& c : cases) {
+    if (test::StopSignals::received()) break;
     switch (runner.run(c)) {
       case Runner::Outcome::Passed:
         ++passed;
@@ -238,9 +362,13 @@ int commandTest(const CommandLine& cl) {
         break;
       case Runner::Outcome::Skipped:
         break;
+      case Runner::Outcome::Interrupted:
+        std::cout << "INTERRUPTED: " << printable(c.path) << "\n";
+        break;
     }
     std::cout.flush();
   }
+  if (int signal = test::StopSignals::received()) return interrupted(signal, passed, failed);
   if (passed + failed == 0) std::cout << "no tests found (no .star files with expectations)\n";
   std::cout << passed << " passed, " << failed << " failed\n";
   std::cout.flush();

@@ -41,6 +41,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/Interrupt.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/Closure.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
@@ -264,6 +265,9 @@ void runSteps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t 
   config.attrs = &overlap;
   config.numAttrs = canOverlapLaunches<T>(device) ? 1 : 0;
   for (std::uint64_t b = 0; b < w; ++b) {
+    // Ctrl-C stops the launches (those queued still run): n^3/64 word operations take minutes on
+    // the largest tables a GPU holds. The launch queue keeps the host close behind the GPU.
+    throwIfInterrupted();
     const unsigned in = b % 2;
     const unsigned out = 1 - in;
     check(cudaLaunchKernelEx(&config, closureStepKernel<T>, m, n, w, b,

@@ -92,13 +92,15 @@ def main():
     # One primitive that runs long: the listing of a table of 2^30 rows.
     failures.append(interrupt("long_listing", "program P;\nvar T: table(1073741824, 1);\nbegin\n"
                               "  writeln(T)\nend.\n", r"4:\d+", started=first_output))
-    if BACKEND == "cpu":
-        # CLOSURE of a 40000 x 40000 table: n^3/64 word operations, minutes on one core.
-        failures.append(interrupt("long_closure", "program P;\nuses graphs;\nvar T: table(40000, 40000);\n"
-                                  "  X: slice(T); j: integer;\nbegin\n  X := not X;\n"
-                                  "  for j := 1 to 40000 do COL(j, T) := X;\n  writeln('closing');\n"
-                                  "  CLOSURE(T);\n  writeln(NUMB(COL(1, T)))\nend.\n",
-                                  "9:3", delay=3.0))
+    # CLOSURE of a large table: n^3/64 word operations, minutes on one core, and long enough on a
+    # GPU (its launches stop). 10 KB of output first: the first flush comes just before CLOSURE.
+    n = 40000 if BACKEND == "cpu" else 200000
+    failures.append(interrupt("long_closure", "program P;\nuses graphs;\nvar T: table(%d, %d);\n"
+                              "  X: slice(T); j: integer;\nbegin\n  X := not X;\n"
+                              "  for j := 1 to %d do COL(j, T) := X;\n"
+                              "  write('%s');\n"
+                              "  CLOSURE(T);\n  writeln(NUMB(COL(1, T)))\nend.\n" % (n, n, n, "." * 10000),
+                              "9:3", started=first_output))
     failures = [f for f in failures if f]
     for f in failures:
         print("FAIL " + f)
