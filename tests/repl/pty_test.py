@@ -51,6 +51,16 @@ def wait_for_terminal(child, cooked):
         time.sleep(0.001)
 
 
+def interrupt_input(child, line, running):
+    """Sends `line`, waits until `running()` returns, presses Ctrl-C: the input stops with
+    "runtime error: interrupted" and the prompt comes back."""
+    child.sendline(line)
+    running()
+    child.sendintr()
+    child.expect("runtime error: interrupted")
+    child.expect_exact(PROMPT)
+
+
 def expect_exit(child, after):
     """Expects the REPL to end with status 0."""
     child.expect(pexpect.EOF)
@@ -123,30 +133,18 @@ def session_one(star, backend, home, history):
     value(c, "21")
 
     # Ctrl-C interrupts a running loop; the session goes on with its state.
-    c.sendline("while true do counter := counter;")
-    time.sleep(0.5)
-    c.sendintr()
-    c.expect("runtime error: interrupted")
-    c.expect_exact(PROMPT)
+    interrupt_input(c, "while true do counter := counter;", lambda: time.sleep(0.5))
     c.sendline("counter + 1")
     value(c, "22")
 
     # Ctrl-C stops a loop that writes (on the device engine each write is a hand-over to the
     # host), and a LOAD that waits for a FIFO's writer; the session goes on.
-    c.sendline("while true do writeln(counter);")
-    c.expect_exact("21\r\n21\r\n")
-    c.sendintr()
-    c.expect("runtime error: interrupted")
-    c.expect_exact(PROMPT)
+    interrupt_input(c, "while true do writeln(counter);", lambda: c.expect_exact("21\r\n21\r\n"))
     fifo = os.path.join(home, "fifo")
     os.mkfifo(fifo)
     c.sendline("var waiting: table;")
     c.expect_exact(PROMPT)
-    c.sendline("LOAD(waiting, '%s');" % fifo)
-    time.sleep(0.5)
-    c.sendintr()
-    c.expect("runtime error: interrupted")
-    c.expect_exact(PROMPT)
+    interrupt_input(c, "LOAD(waiting, '%s');" % fifo, lambda: time.sleep(0.5))
     c.sendline("counter + 1")
     value(c, "22")
 
