@@ -54,6 +54,10 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
   if (plan.ops.size() > kMaxDeviceOps || plan.scalarSlots > kMaxDeviceSlots ||
       plan.bitsSlotLength.size() > kMaxDeviceSlots || plan.liveOut.size() > 2 * kMaxDeviceSlots)
     return false;
+  // The transcendental functions give the host's bits only when the host computes them: such a
+  // loop runs sequentially (tests/lang/parallel/transcendental_loops.star).
+  for (const PlanOp& po : plan.ops)
+    if (isHostMathOp(po.op)) return false;
   outcome = ParallelOutcome{};
   outcome.liveOutScalars.assign(plan.liveOut.size(), 0);
   outcome.liveOutWritten.assign(plan.liveOut.size(), 0);

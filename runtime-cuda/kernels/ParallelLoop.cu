@@ -168,12 +168,8 @@ class WarpRun {
       case Op::JMPT: if (i(a[0])) next = op.target; break;
       case Op::FABS: setF(a[0], starAbs(f(a[1]))); break;
       case Op::FSQRT: setF(a[0], starNaN(sqrt(f(a[1])), f(a[1]), f(a[1]))); break;
-      case Op::FEXP: setF(a[0], exp(f(a[1]))); break;
-      case Op::FLN: setF(a[0], log(f(a[1]))); break;
-      case Op::FSIN: setF(a[0], sin(f(a[1]))); break;
-      case Op::FCOS: setF(a[0], cos(f(a[1]))); break;
-      case Op::FATAN: setF(a[0], atan(f(a[1]))); break;
-      case Op::FPOW: setF(a[0], pow(f(a[1]), f(a[2]))); break;
+      // FEXP, FLN, FSIN, FCOS, FATAN, FPOW never come here (isHostMathOp: CudaParallel::run
+      // leaves such loops to the host, whose C library gives the CPU backend's bits).
       case Op::FTRUNC: case Op::FROUND: {
         double x = f(a[1]);
         double whole = static_cast<Op>(op.op) == Op::FTRUNC ? trunc(x) : round(x);

@@ -81,6 +81,15 @@ inline constexpr bool isRegisterShape(char c) {
          c == 'm' || c == 'w' || c == 'c' || c == 'o';
 }
 
+// The transcendental functions: computed by the host's C library on every engine, so that a
+// result is the same bits whatever runs the program (a GPU's exp, log, sin, cos, atan and pow
+// differ from it in the last bit for some arguments). The device engine hands them to the host;
+// the GPU's parallel-loop kernel leaves loops that hold them to the host's sequential run.
+STAR_HD constexpr bool isHostMathOp(Op op) {
+  return op == Op::FEXP || op == Op::FLN || op == Op::FSIN || op == Op::FCOS || op == Op::FATAN ||
+         op == Op::FPOW;
+}
+
 // Tags of WRITE and of module values.
 enum class ValueTag : std::uint8_t { Integer = 0, Boolean, String, Real, Bits, Table };
 

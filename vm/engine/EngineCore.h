@@ -547,7 +547,7 @@ class Core {
         break;
       }
       case Op::FEXP: case Op::FLN: case Op::FSIN: case Op::FCOS: case Op::FATAN: case Op::FPOW:
-        return stop(next, StopReason::Math);
+        return stop(next, StopReason::Math);  // isHostMathOp: the host's C library computes them
 
       // ---- control
       case Op::CALL: return call(next, checked);

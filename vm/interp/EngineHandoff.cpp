@@ -81,10 +81,9 @@ bool Interpreter::deviceRuns(Op op) {
     case Op::TLOAD: case Op::TSAVE: case Op::TLOADG: case Op::TLOADE: case Op::TLOADN: case Op::TSAVEN:
     case Op::TSAVEP: case Op::BSAVEP:
     case Op::RAISE: case Op::HALT:
-    case Op::FEXP: case Op::FLN: case Op::FSIN: case Op::FCOS: case Op::FATAN: case Op::FPOW:
       return false;
     default:
-      return true;
+      return !isHostMathOp(op);
   }
 }
 
