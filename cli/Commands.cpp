@@ -51,7 +51,7 @@ std::optional<InputFile> readInput(const std::string& path) {
   auto bytes = readBoundedFile(path, kMaxSourceBytes, error);
   std::string name = path == "-" ? "<stdin>" : path;
   if (!bytes) {
-    std::cerr << name << ": error: " << fileErrorMessage(name, error) << "\n";
+    std::cerr << printable(name) << ": error: " << printable(fileErrorMessage(name, error)) << "\n";
     return std::nullopt;
   }
   return InputFile{name, std::move(*bytes)};

@@ -1,5 +1,7 @@
 #include "cli/Options.h"
 
+#include "core/Printable.h"
+
 #include <iostream>
 
 #include "cli/Help.h"
@@ -52,7 +54,8 @@ const char* kUsage =
 const char* usageText() { return kUsage; }
 
 int usageError(const std::string& message) {
-  std::cerr << "star: error: " << message << "\n\n" << kUsage;
+  // The message quotes the command line: its control bytes are shown escaped.
+  std::cerr << "star: error: " << printable(message) << "\n\n" << kUsage;
   return 1;
 }
 

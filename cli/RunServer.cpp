@@ -86,6 +86,12 @@ nlohmann::json runRequest(const runserver::RunRequest& request) {
   // Before the files are opened (and truncated), with relative paths in the directory.
   if (runserver::namesStandardOutput(request.out) || runserver::namesStandardOutput(request.err))
     return {{"error", runserver::kStandardOutputRefused}};
+  // Nor over the server's own requests (its standard input, by any name), nor into a FIFO, whose
+  // open waits for a reader that may never come (the answer line would never be written).
+  if (runserver::namesStandardInput(request.out) || runserver::namesStandardInput(request.err))
+    return {{"error", runserver::kRequestsRefused}};
+  if (runserver::namesFifo(request.out) || runserver::namesFifo(request.err))
+    return {{"error", runserver::kFifoRefused}};
   Redirect redirect(request.out, request.err);
   if (!redirect.ok()) return {{"error", "cannot write the output files"}};
   resetMemoryLimit();

@@ -126,4 +126,9 @@ bool namesStandardOutput(const std::string& path) {
   return namesServerStream(path, STDOUT_FILENO);
 }
 
+bool namesFifo(const std::string& path) {
+  struct stat named {};
+  return stat(path.c_str(), &named) == 0 && S_ISFIFO(named.st_mode);
+}
+
 }  // namespace star::runserver

@@ -71,11 +71,17 @@ bool namesStandardInput(const std::string& path);
 // True when `path`, as a program's output file, is the server's own standard output, which
 // carries the answers (/dev/stdout, the file the answers go to).
 bool namesStandardOutput(const std::string& path);
+// True when `path` is a FIFO (opening it for writing waits for a reader).
+bool namesFifo(const std::string& path);
 
 // The answers' texts for such requests.
 inline constexpr const char* kStandardInputRefused =
     "the program cannot be read from the server's standard input ('-', /dev/stdin): it carries "
     "the requests; name a file";
+inline constexpr const char* kRequestsRefused =
+    "a program's output cannot go to the server's standard input: it holds the requests; name a file";
+inline constexpr const char* kFifoRefused =
+    "a program's output cannot go to a FIFO (its open would wait for a reader); name a file";
 inline constexpr const char* kStandardOutputRefused =
     "a program's output cannot go to the server's standard output (/dev/stdout): it carries the "
     "answers; name a file";

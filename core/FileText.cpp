@@ -81,6 +81,10 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_
       error = errno == EINTR ? "interrupted" : std::string("cannot read: ") + std::strerror(errno);
       return std::nullopt;
     }
+    if (gInterruptRequested.load(std::memory_order_relaxed)) {  // data kept coming: no EINTR
+      error = "interrupted";
+      return std::nullopt;
+    }
     if (text.size() + static_cast<std::uint64_t>(n) > maxBytes) {
       error = "is larger than " + describeBytes(maxBytes);
       return std::nullopt;
@@ -119,6 +123,12 @@ bool writeFileText(const std::string& path, const std::string& text, std::string
     const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
     if (n >= 0) {
       done += static_cast<std::size_t>(n);
+      // A write cut short by Ctrl-C returns what it wrote, not EINTR: stop here, before writing on
+      // (and, on a FIFO whose reader leaves, before dying of SIGPIPE).
+      if (gInterruptRequested.load(std::memory_order_relaxed) && done < text.size()) {
+        error = "interrupted";
+        return false;
+      }
       continue;
     }
     if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;

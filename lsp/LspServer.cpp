@@ -125,7 +125,12 @@ void LspServer::handleRequest(const json& id, const std::string& method, const j
   } catch (const RpcError& e) {
     sendError(id, e.code(), e.what());
   } catch (const json::exception& e) {
-    sendError(id, kInvalidParams, std::string("invalid params: ") + e.what());
+    // Without the library's "[json.exception.type_error.302] " tag: it names no part of the LSP.
+    std::string why = e.what();
+    if (const auto tag = why.find("] "); why.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+      why.erase(0, tag + 2);
+    sendError(id, kInvalidParams, "invalid params for " + method + ": they do not have the shape the method takes (" +
+                                      why + ")");
   } catch (const std::exception& e) {
     sendError(id, kInternalError, e.what());
   }

@@ -89,6 +89,22 @@ def main():
                                       "  writeln(T)\nend.\n", "4:3", args=[fifo]))
         finally:
             os.close(writer)
+        # A FIFO whose reader never reads: SAVE blocked in write (the pipe full), and SAVEPNG
+        # blocked in open (no reader).
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # holds the FIFO open, never reads
+        try:
+            failures.append(interrupt("save_fifo_full", "program P;\nvar T: table(3000, 3000);\nbegin\n"
+                                      "  SAVE(T, ParamStr(1))\nend.\n", "4:3", args=[fifo]))
+        finally:
+            os.close(reader)
+        failures.append(interrupt("savepng_fifo", "program P;\nvar T: table(20, 20);\nbegin\n"
+                                  "  SAVEPNG(T, ParamStr(1))\nend.\n", "4:3", args=[fifo]))
+    # A long primitive that is the program's last statement: no back-edge or call comes after it,
+    # and the interrupt must not be lost (status 0). 10 KB of output first, as below.
+    failures.append(interrupt("last_statement", "program P;\nuses sort;\nvar T: table(%d, 32); X: slice(T);\n"
+                              "begin\n  X := not X;\n  write('%s');\n  SORT(T, X, 1, 32, 0, false)\nend.\n"
+                              % (20000000 if BACKEND == "cpu" else 400000000, "." * 10000),
+                              r"\d+:\d+", started=first_output))
     # One primitive that runs long: the listing of a table of 2^30 rows.
     failures.append(interrupt("long_listing", "program P;\nvar T: table(1073741824, 1);\nbegin\n"
                               "  writeln(T)\nend.\n", r"4:\d+", started=first_output))

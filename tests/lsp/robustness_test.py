@@ -143,6 +143,10 @@ def framing_and_protocol(star):
                               "a number as URI")]:
             m = client.response(client.start_request("textDocument/hover", params))
             expect_equal(error_code(m), INVALID_PARAMS, "hover with " + what)
+            # The message names the method, not the JSON library's internals.
+            message = m.get("error", {}).get("message", "")
+            expect("json.exception" not in message and "[" not in message,
+                   "hover with %s: a message for people (%r)" % (what, message))
         far = client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                     "position": {"line": 10 ** 12, "character": 10 ** 12}})
         expect_equal(far, None, "hover far beyond the end of the document")

@@ -412,8 +412,12 @@ void Interpreter::execute(const Module& m) {
   try {
     for (;;) {
       instrPc = pc;
+      // A Ctrl-C that came during the instruction just run (a long primitive: a LOAD, a SORT, a
+      // SAVEPNG) is reported at the next, never lost: the back-edges and calls may never come.
+      if (gInterruptRequested.load(std::memory_order_relaxed)) throw Fault("interrupted");
       if (engine_ && !hostNext && deviceRuns(static_cast<Op>(code[pc]))) {
         runOnDevice(m, fn, code, pc);
+        instrPc = pc;  // where the engine stopped
         hostNext = true;
         continue;
       }

@@ -44,28 +44,28 @@ void writePngFile(const std::string& path, const TableData& t, std::uint64_t max
   std::uint64_t width = 0, height = 0;
   std::vector<png_byte> pixels = grayPixels(t, step, width, height);
 
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) throw TableFileError(path + ": cannot write: " + std::strerror(errno));
   png_image image;
   std::memset(&image, 0, sizeof image);
   image.version = PNG_IMAGE_VERSION;
   image.width = static_cast<png_uint_32>(width);
   image.height = static_cast<png_uint_32>(height);
   image.format = PNG_FORMAT_GRAY;
-  bool written = png_image_write_to_stdio(&image, file, 0, pixels.data(),
-                                          static_cast<png_int_32>(width), nullptr) != 0;
-  std::string why = written ? "" : image.message;
+  // Encoded in memory, then written as every data file is (writeWholeFile: Ctrl-C stops an open
+  // or a write that waits on a FIFO; a full disk is an error with its reason).
+  png_alloc_size_t size = 0;
+  std::string bytes;
+  bool encoded = png_image_write_to_memory(&image, nullptr, &size, 0, pixels.data(),
+                                           static_cast<png_int_32>(width), nullptr) != 0;
+  if (encoded) {
+    bytes.resize(size);
+    encoded = png_image_write_to_memory(&image, bytes.data(), &size, 0, pixels.data(),
+                                        static_cast<png_int_32>(width), nullptr) != 0;
+    bytes.resize(size);
+  }
+  const std::string why = encoded ? "" : image.message;
   png_image_free(&image);
-  errno = 0;
-  bool flushed = std::fflush(file) == 0 && !std::ferror(file);
-  int flushErrno = errno;
-  bool closed = std::fclose(file) == 0;
-  if (!written) throw TableFileError(path + ": cannot write: " + why);
-  if (!flushed || !closed)
-    throw TableFileError(path + ": cannot write: " +
-                         std::strerror(flushErrno ? flushErrno
-                                       : errno    ? errno
-                                                  : EIO));
+  if (!encoded) throw TableFileError(path + ": cannot write: " + why);
+  writeWholeFile(path, bytes);
 }
 
 }  // namespace star
