@@ -18,8 +18,12 @@ fileClose    : END DOT EOF ;
 // One REPL input: declarations and statements, no program header. Statements are separated by
 // ';' (declarations end in their own ';'): were `x := 1 y := 2` allowed, a statement could be
 // followed by the start of another, and `if c then if c then ...` would become ambiguous (empty
-// then-part or not) and take the parser time cubic in the nesting depth to predict.
-replInput    : (declaration | statement? SEMI)* statement? EOF ;
+// then-part or not) and take the parser time cubic in the nesting depth to predict. Every choice
+// is made by one token, as in stmtList: after a statement, ';' or the end. (Written as
+// `(declaration | statement? SEMI)* statement? EOF`, the choice before a statement, ';' or the
+// end after it, took a look-ahead through the whole statement: quadratic time and memory in the
+// nesting of a pasted block.)
+replInput    : (declaration | SEMI)* (statement (SEMI (declaration | SEMI)* statement?)*)? EOF ;
 // A REPL input that is just an expression (its value is printed).
 replExpr     : expr SEMI* EOF ;
 

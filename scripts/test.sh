@@ -28,7 +28,7 @@ cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest -j"$jobs" --output-on-failure -LE "fuzz|perf|long") | tee "$logs/ctest-asan.txt"
 
-echo "=== 3/3 fuzzing for ${fuzz_seconds}s per target (front end, module loader + VM, data readers)"
+echo "=== 3/3 fuzzing for ${fuzz_seconds}s per target (front end, module loader + VM, data readers, run-server requests, LSP messages)"
 for target in frontend:corpus module:corpus-module data:corpus-data runserver:corpus-runserver lsp:corpus-lsp; do
   name=${target%%:*}
   seeds=${target#*:}

@@ -103,9 +103,21 @@ bool replInputIncomplete(const std::string& text) {
     parser.addErrorListener(&first);
     DepthLimit limit;
     parser.addParseListener(&limit);
+    // SLL first, as the compiler parses: full LL prediction of a chain of `if ... else` looks
+    // ahead to the chain's end at every `else` (quadratic in a pasted block). LL only when SLL
+    // finds an error, so that the error's place (the end of the input or not) is exact.
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
-        antlr4::atn::PredictionMode::LL);
+        antlr4::atn::PredictionMode::SLL);
     auto* tree = parser.replInput();
+    if (first.seen) {
+      tokens.seek(0);
+      parser.reset();
+      first.seen = false;
+      first.atEof = false;
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+          antlr4::atn::PredictionMode::LL);
+      tree = parser.replInput();
+    }
     if (first.seen) {
       if (first.atEof) return true;
       // Not declarations or statements: perhaps an expression split over lines (`x +`).

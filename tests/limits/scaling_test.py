@@ -100,5 +100,28 @@ expect(small is not None and large is not None and t_large < 8 * max(t_small, 0.
        f"REPL paste: 8,000 lines take {t_large / max(t_small, 0.05):.1f} times as long as 2,000 "
        f"({t_small:.2f} s, {t_large:.2f} s; linear: 4, < 8)")
 
-print(f"scaling: {11 - len(failures)} passed, {len(failures)} failed")
+
+# 6. Blocks whose lines end in `then`, `else` or `do` (N nested statements) pasted into the REPL:
+# linear too (the REPL's grammar rule and its completeness check decide by one token).
+def repl_nested(line, n, limit):
+    text = "var i: integer;\nbegin\n" + (line + "\n") * n + "i := i + 1; writeln(i) end;\n"
+    start = time.monotonic()
+    try:
+        p = subprocess.run([STAR, "repl", "--backend=cpu"], input=text, capture_output=True,
+                           text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return None, limit
+    return p, time.monotonic() - start
+
+for line, want in [("if i >= 0 then", "1\n"), ("if i < 0 then i := 0 else", "1\n"),
+                   ("while i < 0 do", "0\n")]:
+    small, t_small = repl_nested(line, 500, 30)
+    large, t_large = repl_nested(line, 2000, 30)
+    expect(small is not None and large is not None and small.stdout == want and
+           large.stdout == want, f"REPL nested '{line}' x500/x2000 print {want!r}")
+    expect(t_large < 3.0 and t_large < 8 * max(t_small, 0.05),
+           f"REPL nested '{line}': 2,000 lines in {t_large:.2f} s, 500 in {t_small:.2f} s "
+           f"(< 3 s, ratio {t_large / max(t_small, 0.05):.1f} < 8)")
+
+print(f"scaling: {17 - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
