@@ -147,6 +147,11 @@ int commandCompile(const CommandLine& cl) {
     out += ".starc";
   }
   std::error_code ec;
+  // A FIFO would make the open wait for a reader that may never come.
+  if (std::filesystem::is_fifo(out, ec)) {
+    std::cerr << printable(out) << ": error: the module cannot be written to a FIFO; name a file\n";
+    return 1;
+  }
   if (cl.file != "-" && std::filesystem::equivalent(cl.file, out, ec)) {
     std::cerr << printable(out) << ": error: the module would overwrite the program's source\n";
     return 1;

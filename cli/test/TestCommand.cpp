@@ -136,7 +136,9 @@ std::optional<std::string> readRegularFile(const std::string& path, std::string&
 // be read.
 std::optional<std::string> readIfThere(const std::string& path, std::string& errors) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) return std::nullopt;
+  // The name itself, not what it points to: a dangling or looping link is an expectation that
+  // cannot be read (an error), not a program without one.
+  if (!fs::exists(fs::symlink_status(path, ec))) return std::nullopt;
   std::string error;
   auto text = readRegularFile(path, error);
   if (!text) errors += "  " + fileErrorMessage(printable(path), error) + "\n";
