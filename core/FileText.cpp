@@ -30,15 +30,23 @@ class FileDescriptor {
   bool owned_;
 };
 
-// open(2) that Ctrl-C can stop: a FIFO with no writer blocks in open until one comes, and the
-// SIGINT handlers are installed without SA_RESTART so that the call returns EINTR. Another signal
-// (not an interrupt) simply retries.
-int openInterruptibly(const std::string& path, std::string& error) {
+// A failed call that another signal (not Ctrl-C) cut short: make it again.
+bool retryable() { return errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed); }
+
+// A failed call's error: "interrupted" after Ctrl-C, else "cannot VERB: REASON".
+std::string failure(const char* verb) {
+  return errno == EINTR ? "interrupted" : std::string("cannot ") + verb + ": " + std::strerror(errno);
+}
+
+// open(2) that Ctrl-C can stop: a FIFO with no writer (or, for writing, no reader) blocks in open
+// until one comes, and the SIGINT handlers are installed without SA_RESTART so that the call
+// returns EINTR. Another signal (not an interrupt) simply retries. `verb` names the use in errors.
+int openInterruptibly(const std::string& path, int flags, const char* verb, std::string& error) {
   for (;;) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
-    if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;
-    error = errno == EINTR ? "interrupted" : std::string("cannot read: ") + std::strerror(errno);
+    if (retryable()) continue;
+    error = failure(verb);
     return -1;
   }
 }
@@ -53,7 +61,7 @@ bool sameFile(const struct stat& a, const struct stat& b) {
 std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_t maxBytes,
                                            std::string& error) {
   const bool standardInput = path == "-";
-  const int raw = standardInput ? STDIN_FILENO : openInterruptibly(path, error);
+  const int raw = standardInput ? STDIN_FILENO : openInterruptibly(path, O_RDONLY, "read", error);
   if (raw < 0) return std::nullopt;
   FileDescriptor fd(raw, !standardInput);
   struct stat before {};
@@ -77,8 +85,8 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_
     const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
     if (n == 0) break;
     if (n < 0) {
-      if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;
-      error = errno == EINTR ? "interrupted" : std::string("cannot read: ") + std::strerror(errno);
+      if (retryable()) continue;
+      error = failure("read");
       return std::nullopt;
     }
     if (gInterruptRequested.load(std::memory_order_relaxed)) {  // data kept coming: no EINTR
@@ -108,15 +116,8 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_
 }
 
 bool writeFileText(const std::string& path, const std::string& text, std::string& error) {
-  int raw = -1;
-  for (;;) {  // a FIFO with no reader blocks in open, as one for reading does
-    raw = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (raw >= 0 || errno != EINTR || gInterruptRequested.load(std::memory_order_relaxed)) break;
-  }
-  if (raw < 0) {
-    error = errno == EINTR ? "interrupted" : std::string("cannot write: ") + std::strerror(errno);
-    return false;
-  }
+  const int raw = openInterruptibly(path, O_WRONLY | O_CREAT | O_TRUNC, "write", error);
+  if (raw < 0) return false;
   FileDescriptor fd(raw, true);
   std::size_t done = 0;
   while (done < text.size()) {
@@ -131,8 +132,8 @@ bool writeFileText(const std::string& path, const std::string& text, std::string
       }
       continue;
     }
-    if (errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed)) continue;
-    error = errno == EINTR ? "interrupted" : std::string("cannot write: ") + std::strerror(errno);
+    if (retryable()) continue;
+    error = failure("write");
     return false;
   }
   return true;

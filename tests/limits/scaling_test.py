@@ -80,8 +80,8 @@ expect(peak is not None and peak < 600 * 1024,
 
 # 5. A block of N statements pasted into the REPL (on a pipe: the same reading as on a terminal,
 # without libedit), at N = 2,000 and 8,000: linear growth is 4 times, quadratic 16.
-def repl_paste(n, limit):
-    text = "var x: integer;\nbegin\n" + "  x := x + 1;\n" * n + "end\nx\n"
+def repl_run(text, limit):
+    """`star repl` on `text` (a pipe): the process (None after `limit` seconds) and its time."""
     start = time.monotonic()
     try:
         p = subprocess.run([STAR, "repl", "--backend=cpu"], input=text, capture_output=True,
@@ -89,6 +89,10 @@ def repl_paste(n, limit):
     except subprocess.TimeoutExpired:
         return None, limit
     return p, time.monotonic() - start
+
+
+def repl_paste(n, limit):
+    return repl_run("var x: integer;\nbegin\n" + "  x := x + 1;\n" * n + "end\nx\n", limit)
 
 
 small, t_small = repl_paste(2000, 20)
@@ -104,14 +108,7 @@ expect(small is not None and large is not None and t_large < 8 * max(t_small, 0.
 # 6. Blocks whose lines end in `then`, `else` or `do` (N nested statements) pasted into the REPL:
 # linear too (the REPL's grammar rule and its completeness check decide by one token).
 def repl_nested(line, n, limit):
-    text = "var i: integer;\nbegin\n" + (line + "\n") * n + "i := i + 1; writeln(i) end;\n"
-    start = time.monotonic()
-    try:
-        p = subprocess.run([STAR, "repl", "--backend=cpu"], input=text, capture_output=True,
-                           text=True, timeout=limit)
-    except subprocess.TimeoutExpired:
-        return None, limit
-    return p, time.monotonic() - start
+    return repl_run("var i: integer;\nbegin\n" + (line + "\n") * n + "i := i + 1; writeln(i) end;\n", limit)
 
 for line, want in [("if i >= 0 then", "1\n"), ("if i < 0 then i := 0 else", "1\n"),
                    ("while i < 0 do", "0\n")]:

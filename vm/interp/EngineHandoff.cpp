@@ -179,9 +179,6 @@ void Interpreter::growPoolsForEngine() {
 
 void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
                               std::uint32_t& pc) {
-  // The engine polls the flag only after many backward jumps and calls of its own; a loop that
-  // comes back to the host at every iteration (to write, say) would never get there.
-  throwIfInterrupted();
   if (engineModule_ != &m || engineModuleKey_ != moduleKey(m)) loadProgram(m);
   if (engineWantsStorage_) growPoolsForEngine();
   EngineRun r;

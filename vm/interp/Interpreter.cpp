@@ -341,8 +341,8 @@ void ExecutionStats::print(std::ostream& out, const std::string& backendName,
 
 // ---------------------------------------------------------------- the loop
 
+// The interrupt flag is checked before every instruction (execute's loop); here, the budget.
 void Interpreter::poll() {
-  throwIfInterrupted();
   if (budgetLeft_ && --budgetLeft_ == 0)
     throw Fault("the run used up its budget of " + str(budget_) + " loop iterations and calls");
 }
@@ -412,8 +412,9 @@ void Interpreter::execute(const Module& m) {
   try {
     for (;;) {
       instrPc = pc;
-      // A Ctrl-C that came during the instruction just run (a long primitive: a LOAD, a SORT, a
-      // SAVEPNG) is reported at the next, never lost: the back-edges and calls may never come.
+      // Ctrl-C, before every instruction: a loop's back-edge, a hand-over to the device engine
+      // (a loop that writes comes back at every iteration), and after a long primitive (a LOAD,
+      // a SORT, a SAVEPNG) that may be the program's last.
       if (gInterruptRequested.load(std::memory_order_relaxed)) throw Fault("interrupted");
       if (engine_ && !hostNext && deviceRuns(static_cast<Op>(code[pc]))) {
         runOnDevice(m, fn, code, pc);
