@@ -21,6 +21,7 @@
 #include "vm/bytecode/BackendUse.h"
 #include "vm/bytecode/Disassembler.h"
 #include "vm/bytecode/ModuleFile.h"
+#include "vm/bytecode/Verifier.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/io/TableText.h"
 

@@ -13,40 +13,28 @@
 // unspecified: starNeg and starAbs change the sign bit alone, everywhere.
 #pragma once
 
-#include <cstdint>
-#include <cstring>
-
+#include "core/FixedWidth.h"
 #include "core/HostDevice.h"
 
 namespace star {
+
+// The bits of a double and back (std::bit_cast, which NVRTC and nvcc's device code lack).
+STAR_HD std::uint64_t realBitsOf(double d) { return __builtin_bit_cast(std::uint64_t, d); }
+STAR_HD double realFromBits(std::uint64_t w) { return __builtin_bit_cast(double, w); }
 
 STAR_HD double starNaN(double r, double a, double b) {
   if (r == r) return r;
   constexpr std::uint64_t kQuiet = std::uint64_t{1} << 51;
   std::uint64_t bits;
-  if (a != a) std::memcpy(&bits, &a, sizeof bits);
-  else if (b != b) std::memcpy(&bits, &b, sizeof bits);
+  if (a != a) bits = realBitsOf(a);
+  else if (b != b) bits = realBitsOf(b);
   else bits = 0xFFF8000000000000ull;  // the negative default NaN
-  bits |= kQuiet;
-  std::memcpy(&r, &bits, sizeof r);
-  return r;
+  return realFromBits(bits | kQuiet);
 }
 
-STAR_HD double starNeg(double x) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  bits ^= std::uint64_t{1} << 63;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
+STAR_HD double starNeg(double x) { return realFromBits(realBitsOf(x) ^ (std::uint64_t{1} << 63)); }
 
-STAR_HD double starAbs(double x) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  bits &= ~(std::uint64_t{1} << 63);
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
+STAR_HD double starAbs(double x) { return realFromBits(realBitsOf(x) & ~(std::uint64_t{1} << 63)); }
 
 // The 32-bit IEEE pattern `bits` as a double: exact for every number; a NaN keeps its sign and
 // payload (shifted to the top of the wider fraction) and is made quiet.
@@ -54,28 +42,20 @@ STAR_HD double floatBitsToReal(std::uint32_t bits) {
   if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0) {
     const std::uint64_t wide = (std::uint64_t{bits >> 31} << 63) | (std::uint64_t{0x7FF} << 52) |
                                (std::uint64_t{bits & 0x007FFFFFu} << 29) | (std::uint64_t{1} << 51);
-    double r;
-    std::memcpy(&r, &wide, sizeof r);
-    return r;
+    return realFromBits(wide);
   }
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return static_cast<double>(f);
+  return static_cast<double>(__builtin_bit_cast(float, bits));
 }
 
 // `x` rounded to float (to nearest, even; overflowing to an infinity) as its 32-bit pattern; a
 // NaN keeps its sign and the top of its payload and is made quiet.
 STAR_HD std::uint32_t realToFloatBits(double x) {
   if (x != x) {
-    std::uint64_t wide;
-    std::memcpy(&wide, &x, sizeof wide);
+    const std::uint64_t wide = realBitsOf(x);
     return static_cast<std::uint32_t>((wide >> 63) << 31) | 0x7F800000u |
            static_cast<std::uint32_t>((wide >> 29) & 0x007FFFFFu) | 0x00400000u;
   }
-  const float f = static_cast<float>(x);
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
+  return __builtin_bit_cast(std::uint32_t, static_cast<float>(x));
 }
 
 }  // namespace star

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cctype>
 
+#include "core/CheckedMath.h"
 #include "core/FileText.h"
 
 namespace star {
@@ -62,7 +63,7 @@ void requireMemory(std::uint64_t bytes, const std::string& what, std::uint64_t i
 
 std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
   std::uint64_t r = 0;
-  return __builtin_mul_overflow(a, b, &r) ? ~std::uint64_t{0} : r;
+  return mulOverflows(a, b, r) ? ~std::uint64_t{0} : r;
 }
 
 namespace {

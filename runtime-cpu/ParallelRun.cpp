@@ -9,6 +9,7 @@
 #include "core/BitLayout.h"
 #include "core/HostFloat.h"
 #include "vm/backend/FusedUpdate.h"
+#include "vm/semantics/ScalarOps.h"
 
 namespace star::cpu {
 namespace {
@@ -155,13 +156,11 @@ class Chunk {
     }
   }
   std::int64_t i(const PlanOperand& o, std::size_t p) const { return static_cast<std::int64_t>(s(o, p)); }
-  double f(const PlanOperand& o, std::size_t p) const { return std::bit_cast<double>(s(o, p)); }
   void setS(const PlanOperand& o, std::size_t p, std::uint64_t v) {
     scalars_[p * plan_.scalarSlots + o.slot] = v;
     lastScalarWriter_[o.slot] = std::max<std::int64_t>(lastScalarWriter_[o.slot], static_cast<std::int64_t>(p));
   }
   void setI(const PlanOperand& o, std::size_t p, std::int64_t v) { setS(o, p, static_cast<std::uint64_t>(v)); }
-  void setF(const PlanOperand& o, std::size_t p, double v) { setS(o, p, std::bit_cast<std::uint64_t>(v)); }
   Bits b(const PlanOperand& o, std::size_t p) {
     if (o.source == Source::Private) return privateBits(p, o.slot);
     return {storage_.wordsOf(o.handle), storage_.rowsOf(o.handle)};
@@ -191,73 +190,21 @@ class Chunk {
     switch (op.op) {
       case Op::LOADI: case Op::LOADK: setS(a[0], p, a[1].value); break;
       case Op::MOVE: setS(a[0], p, s(a[1], p)); break;
-      case Op::IADD: case Op::ISUB: case Op::IMUL: {
-        std::int64_t r;
-        bool over = op.op == Op::IADD ? __builtin_add_overflow(i(a[1], p), i(a[2], p), &r)
-                    : op.op == Op::ISUB ? __builtin_sub_overflow(i(a[1], p), i(a[2], p), &r)
-                                        : __builtin_mul_overflow(i(a[1], p), i(a[2], p), &r);
-        if (over) return fail(p, k, FaultKind::Overflow);
-        setI(a[0], p, r);
-        break;
-      }
-      case Op::IDIV: case Op::IMOD: {
-        std::int64_t x = i(a[1], p), y = i(a[2], p);
-        if (y == 0) return fail(p, k, FaultKind::DivisionByZero);
-        if (x == std::numeric_limits<std::int64_t>::min() && y == -1) {
-          if (op.op == Op::IDIV) return fail(p, k, FaultKind::Overflow);
-          setI(a[0], p, 0);
-        } else {
-          setI(a[0], p, op.op == Op::IDIV ? x / y : x % y);
-        }
-        break;
-      }
-      case Op::INEG: case Op::IABS: {
-        std::int64_t x = i(a[1], p);
-        if (x == std::numeric_limits<std::int64_t>::min()) return fail(p, k, FaultKind::Overflow);
-        setI(a[0], p, op.op == Op::INEG ? -x : (x < 0 ? -x : x));
-        break;
-      }
-      case Op::FADD: setF(a[0], p, starNaN(f(a[1], p) + f(a[2], p), f(a[1], p), f(a[2], p))); break;
-      case Op::FSUB: setF(a[0], p, starNaN(f(a[1], p) - f(a[2], p), f(a[1], p), f(a[2], p))); break;
-      case Op::FMUL: setF(a[0], p, starNaN(f(a[1], p) * f(a[2], p), f(a[1], p), f(a[2], p))); break;
-      case Op::FDIV: setF(a[0], p, starNaN(f(a[1], p) / f(a[2], p), f(a[1], p), f(a[2], p))); break;
-      case Op::FNEG: setF(a[0], p, starNeg(f(a[1], p))); break;
-      case Op::ITOF: setF(a[0], p, static_cast<double>(i(a[1], p))); break;
-      case Op::IEQ: setI(a[0], p, i(a[1], p) == i(a[2], p)); break;
-      case Op::INE: setI(a[0], p, i(a[1], p) != i(a[2], p)); break;
-      case Op::ILT: setI(a[0], p, i(a[1], p) < i(a[2], p)); break;
-      case Op::ILE: setI(a[0], p, i(a[1], p) <= i(a[2], p)); break;
-      case Op::IGT: setI(a[0], p, i(a[1], p) > i(a[2], p)); break;
-      case Op::IGE: setI(a[0], p, i(a[1], p) >= i(a[2], p)); break;
-      case Op::FEQ: setI(a[0], p, f(a[1], p) == f(a[2], p)); break;
-      case Op::FNE: setI(a[0], p, f(a[1], p) != f(a[2], p)); break;
-      case Op::FLT: setI(a[0], p, f(a[1], p) < f(a[2], p)); break;
-      case Op::FLE: setI(a[0], p, f(a[1], p) <= f(a[2], p)); break;
-      case Op::FGT: setI(a[0], p, f(a[1], p) > f(a[2], p)); break;
-      case Op::FGE: setI(a[0], p, f(a[1], p) >= f(a[2], p)); break;
-      case Op::NOT: setI(a[0], p, !i(a[1], p)); break;
-      case Op::AND: setI(a[0], p, i(a[1], p) && i(a[2], p)); break;
-      case Op::OR: setI(a[0], p, i(a[1], p) || i(a[2], p)); break;
-      case Op::XOR: setI(a[0], p, (i(a[1], p) != 0) != (i(a[2], p) != 0)); break;
+      // The scalar operations (vm/semantics/ScalarOps.h): one case each, from Opcodes.def.
+#define STAR_SCALAR_CASE(name)                                                              \
+  case Op::name: {                                                                          \
+    const std::uint64_t x = s(a[1], p), y = operandCount(Op::name) > 2 ? s(a[2], p) : 0;    \
+    std::uint64_t r;                                                                        \
+    const FaultKind fault = scalarOp<Op::name>(x, y, r);                                    \
+    if (fault != FaultKind::None) return fail(p, k, fault, static_cast<std::int64_t>(x));   \
+    setS(a[0], p, r);                                                                       \
+    break;                                                                                  \
+  }
+#define STAR_HOST_MATH_CASE(name) STAR_SCALAR_CASE(name)
+#include "vm/semantics/ScalarCases.inc"
       case Op::JMP: jumpTo(op.target); break;
       case Op::JMPF: if (!i(a[0], p)) jumpTo(op.target); break;
       case Op::JMPT: if (i(a[0], p)) jumpTo(op.target); break;
-      case Op::FABS: setF(a[0], p, starAbs(f(a[1], p))); break;
-      case Op::FSQRT: setF(a[0], p, starNaN(std::sqrt(f(a[1], p)), f(a[1], p), f(a[1], p))); break;
-      case Op::FEXP: setF(a[0], p, std::exp(f(a[1], p))); break;
-      case Op::FLN: setF(a[0], p, std::log(f(a[1], p))); break;
-      case Op::FSIN: setF(a[0], p, std::sin(f(a[1], p))); break;
-      case Op::FCOS: setF(a[0], p, std::cos(f(a[1], p))); break;
-      case Op::FATAN: setF(a[0], p, std::atan(f(a[1], p))); break;
-      case Op::FPOW: setF(a[0], p, std::pow(f(a[1], p), f(a[2], p))); break;
-      case Op::FTRUNC: case Op::FROUND: {
-        double x = f(a[1], p);
-        double whole = op.op == Op::FTRUNC ? std::trunc(x) : std::round(x);
-        if (std::isnan(x) || !(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
-          return fail(p, k, FaultKind::NotAnInteger, std::bit_cast<std::int64_t>(x));
-        setI(a[0], p, static_cast<std::int64_t>(whole));
-        break;
-      }
       case Op::RAISE: return fail(p, k, FaultKind::Raise, static_cast<std::int64_t>(s(a[0], p)));
 
       // ---- bit vectors

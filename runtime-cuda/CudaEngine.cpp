@@ -10,13 +10,12 @@
 #include "core/Interrupt.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/Engine.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "vm/engine/EnginePack.h"
 
 namespace star::cuda {
 namespace {
 
-// Above this many words in one value's column (or vector), the engine runs as a grid.
-constexpr std::uint64_t kGridWords = 16384;  // about 10^6 rows
 // Room to grow that a region held in shared memory keeps (registers, frames, owned handles).
 constexpr std::uint64_t kSharedStackRoom = 4096, kSharedFramesRoom = 128, kSharedOwnedRoom = 256;
 
@@ -134,13 +133,14 @@ void CudaEngine::run(EngineRun& r) {
   send(l.shapes, engine::wordsFor(h.handles * sizeof(engine::Shape)) + h.globals);
 
   const char* forced = std::getenv("STAR_ENGINE_MODE");
-  const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > kGridWords;
+  const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > EnginePolicy::kGridWords;
   unsigned blocks = 1, threads;
   if (grid) {
-    threads = 1024;
+    threads = EnginePolicy::kMaxThreads;
     blocks = std::max(1u, engineGridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
   } else {
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>((work + 31) / 32 * 32, 32, 1024));
+    threads = static_cast<unsigned>(
+        std::clamp<std::uint64_t>((work + 31) / 32 * 32, 32, EnginePolicy::kMaxThreads));
   }
   EngineParams p{};
   p.program = program_;

@@ -23,24 +23,7 @@ constexpr ParallelState kIdleState = [] {
   return s;
 }();
 
-bool canFault(Op op) {
-  switch (op) {
-    case Op::IADD: case Op::ISUB: case Op::IMUL: case Op::IDIV: case Op::IMOD: case Op::INEG:
-    case Op::IABS: case Op::FTRUNC: case Op::FROUND: case Op::RAISE:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The operand of op that indexes a vector or table, and the operand holding that value.
-int indexOperand(Op op) {
-  switch (op) {
-    case Op::BGET: case Op::TGETCOL: case Op::TGETROW: return 2;
-    case Op::BSET: case Op::TSETCOL: case Op::TSETROW: return 1;
-    default: return -1;
-  }
-}
+// canFault and indexOperand are columns of vm/bytecode/Opcodes.def.
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "core/NumericLayout.h"
 #include "frontend/sema/Builtins.h"
 #include "frontend/sema/ParallelLoops.h"
+#include "vm/semantics/ScalarOps.h"
 
 namespace star {
 
@@ -1064,6 +1065,16 @@ Type Checker::binary(BinaryExpr& e) {
 
 // ======================================================================= constant folding
 
+namespace {
+// An integer operation on constants, as the VM computes it; none when it would fault at run time.
+std::optional<std::int64_t> foldScalar(Op op, std::int64_t x, std::int64_t y) {
+  std::uint64_t r = 0;
+  if (scalarOp(op, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y), r) != FaultKind::None)
+    return std::nullopt;
+  return static_cast<std::int64_t>(r);
+}
+}  // namespace
+
 std::optional<std::int64_t> Checker::foldInt(Expr* e) {
   switch (e->kind) {
     case ExprKind::IntLit: return static_cast<IntLit*>(e)->value;
@@ -1077,10 +1088,7 @@ std::optional<std::int64_t> Checker::foldInt(Expr* e) {
       auto* u = static_cast<UnaryExpr*>(e);
       auto v = foldInt(u->operand.get());
       if (!v || e->type != Type::Integer) return std::nullopt;
-      if (u->op == UnaryOp::Neg) {
-        if (*v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
-        return -*v;
-      }
+      if (u->op == UnaryOp::Neg) return foldScalar(Op::INEG, *v, 0);
       return v;
     }
     case ExprKind::Binary: {
@@ -1088,17 +1096,13 @@ std::optional<std::int64_t> Checker::foldInt(Expr* e) {
       if (e->type != Type::Integer) return std::nullopt;
       auto x = foldInt(b->lhs.get()), y = foldInt(b->rhs.get());
       if (!x || !y) return std::nullopt;
-      std::int64_t r = 0;
+      // The VM's own arithmetic: a constant folds exactly when the instruction would not fault.
       switch (b->op) {
-        case BinaryOp::Add: if (__builtin_add_overflow(*x, *y, &r)) return std::nullopt; return r;
-        case BinaryOp::Sub: if (__builtin_sub_overflow(*x, *y, &r)) return std::nullopt; return r;
-        case BinaryOp::Mul: if (__builtin_mul_overflow(*x, *y, &r)) return std::nullopt; return r;
-        case BinaryOp::Div:
-          if (*y == 0 || (*x == std::numeric_limits<std::int64_t>::min() && *y == -1)) return std::nullopt;
-          return *x / *y;
-        case BinaryOp::Mod:
-          if (*y == 0 || *y == -1) return *y == -1 ? std::optional<std::int64_t>(0) : std::nullopt;
-          return *x % *y;
+        case BinaryOp::Add: return foldScalar(Op::IADD, *x, *y);
+        case BinaryOp::Sub: return foldScalar(Op::ISUB, *x, *y);
+        case BinaryOp::Mul: return foldScalar(Op::IMUL, *x, *y);
+        case BinaryOp::Div: return foldScalar(Op::IDIV, *x, *y);
+        case BinaryOp::Mod: return foldScalar(Op::IMOD, *x, *y);
         default: return std::nullopt;
       }
     }

@@ -4,29 +4,30 @@
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/Arith.h"
 #include "runtime-cuda/kernels/BitMath.h"
+#include "runtime-cuda/kernels/Tuning.h"
 
 namespace star::cuda {
 namespace {
 
 // Words are short in practice, so one block does the whole word: a carry-lookahead scan over
-// 64-bit limbs, kArithThreads limbs at a time, from the least significant end (the highest
+// 64-bit limbs, Policy::kThreads limbs at a time, from the least significant end (the highest
 // element index) with the carry handed from chunk to chunk.
-constexpr unsigned kArithThreads = 1024;
+using Policy = ArithPolicy;
 
 struct CombineCarry {
   __device__ unsigned operator()(unsigned lo, unsigned hi) const { return combineCarry(lo, hi); }
 };
 
 template <bool kSubtract>
-__global__ void __launch_bounds__(kArithThreads)
+__global__ void __launch_bounds__(Policy::kThreads)
     addSubKernel(std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
                    std::uint64_t n) {
-  using Scan = cub::BlockScan<unsigned, kArithThreads>;
+  using Scan = cub::BlockScan<unsigned, Policy::kThreads>;
   __shared__ typename Scan::TempStorage temp;
   __shared__ unsigned chunk_carry;  // into the least significant limb of the current chunk
   if (threadIdx.x == 0) chunk_carry = 0;
   __syncthreads();
-  for (std::uint64_t end = n; end > 0; end = end > kArithThreads ? end - kArithThreads : 0) {
+  for (std::uint64_t end = n; end > 0; end = end > Policy::kThreads ? end - Policy::kThreads : 0) {
     // Thread t holds limb end - 1 - t: scan order is increasing significance. Threads past the
     // start of the word hold the identity, which only sits above every real limb.
     const bool active = threadIdx.x < end;
@@ -47,7 +48,7 @@ __global__ void __launch_bounds__(kArithThreads)
     const unsigned carry_in = prefix & kCarryGenerate;
     if (active) dst[e] = reverseBits(kSubtract ? x - y - carry_in : x + y + carry_in);
     __syncthreads();  // everyone has read chunk_carry and is done with temp
-    if (threadIdx.x == kArithThreads - 1) chunk_carry = carryOut(state, carry_in);
+    if (threadIdx.x == Policy::kThreads - 1) chunk_carry = carryOut(state, carry_in);
     __syncthreads();
   }
 }
@@ -56,7 +57,7 @@ template <bool kSubtract>
 void run(const Launch& launch, std::uint64_t* dst, const std::uint64_t* a, const std::uint64_t* b,
          std::uint64_t n) {
   if (n == 0) return;
-  addSubKernel<kSubtract><<<1, kArithThreads, 0, launch.stream>>>(dst, a, b, n);
+  addSubKernel<kSubtract><<<1, Policy::kThreads, 0, launch.stream>>>(dst, a, b, n);
   checkLaunch(kSubtract ? "sub kernel" : "add kernel");
 }
 

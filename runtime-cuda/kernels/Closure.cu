@@ -45,26 +45,20 @@
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/Closure.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
-#include "vm/backend/Backend.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
+#include "vm/backend/Backend.h"
 
 namespace star::cuda {
 namespace {
 
 using Shuffled = unsigned long long;  // the 64-bit type of the __shfl_sync overloads
 
-constexpr unsigned kPivots = 64;        // pivots per step: the bits of one element
-constexpr unsigned kStepThreads = 512;  // threads of a step block
-constexpr unsigned kStepWarps = kStepThreads / kWarp;
-constexpr unsigned kBlocksPerSm = 2;  // step blocks resident per multiprocessor
-constexpr unsigned kMaxPerLane = 4;   // T: elements of a row per lane
+constexpr unsigned kPivots = 64;  // pivots per step: the bits of one element
+using Policy = ClosurePolicy;     // the step blocks' shape (Tuning.h)
 
 __device__ __forceinline__ std::uint64_t shfl(std::uint64_t x, unsigned lane) {
   return __shfl_sync(kFullMask, static_cast<Shuffled>(x), static_cast<int>(lane));
-}
-
-__device__ __forceinline__ std::uint64_t shfl_xor(std::uint64_t x, unsigned mask) {
-  return __shfl_xor_sync(kFullMask, static_cast<Shuffled>(x), static_cast<int>(mask));
 }
 
 // The snapshots for step 0: pivot rows 0..min(64, n) - 1 and element 0 of every row.
@@ -97,7 +91,7 @@ __device__ __forceinline__ void loadRow(const std::uint64_t* __restrict__ m, std
 // elements of a row into chunks of 32 T. Shared memory: 64 x 32 T pivot elements, then D+.
 // panel_in/column_in: this step's snapshots (read only); panel_out/column_out: the next step's.
 template <unsigned T>
-__global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
+__global__ void __launch_bounds__(Policy::kStepThreads, Policy::kBlocksPerSm)
     closureStepKernel(std::uint64_t* __restrict__ m, std::uint64_t n, std::uint64_t w,
                         std::uint64_t b, const std::uint64_t* __restrict__ panel_in,
                         const std::uint64_t* __restrict__ column_in,
@@ -142,7 +136,8 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
     dplus[lane] = d0;
     dplus[lane + kWarp] = d1;
   } else {
-    for (unsigned e = threadIdx.x - kWarp; e < kPivots * kChunk; e += kStepThreads - kWarp) {
+    for (unsigned e = threadIdx.x - kWarp; e < kPivots * kChunk;
+         e += Policy::kStepThreads - kWarp) {
       const unsigned k = e / kChunk;
       const std::uint64_t j = j0 + e % kChunk;
       pivot_rows[e] = k < pivots && j < w ? panel_in[k * w + j] : 0;
@@ -155,18 +150,17 @@ __global__ void __launch_bounds__(kStepThreads, kBlocksPerSm)
   const bool col_here = next_col < w && next_col >= j0 && next_col - j0 < kChunk;
   const bool col_lane = col_here && lane == (next_col - j0) % kWarp;
 
-  for (; i < row_end; i += kStepWarps) {
+  for (; i < row_end; i += Policy::kStepWarps) {
     const std::uint64_t a = a_next;
     std::uint64_t r[T];
 #pragma unroll
     for (unsigned s = 0; s < T; ++s) r[s] = r_next[s];
-    loadRow<T>(m, w, j0, lane, i + kStepWarps, row_end, column_in, a_next, r_next);
+    loadRow<T>(m, w, j0, lane, i + Policy::kStepWarps, row_end, column_in, a_next, r_next);
 
     // a'(i) = a(i) | a(i) . D+: lane l contributes rows l and l + 32 of D+.
     std::uint64_t t = (((a >> lane) & 1) ? dplus[lane] : 0) |
                       (((a >> (lane + kWarp)) & 1) ? dplus[lane + kWarp] : 0);
-#pragma unroll
-    for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) t |= shfl_xor(t, mask);
+    t = warpOr(t);
     const std::uint64_t ap = a | t;  // the same in every lane
     const bool next_pivot = i >= next_first && i - next_first < kPivots;
     if (ap == 0 && !next_pivot) {  // the row stays as it is; only its snapshot element
@@ -210,7 +204,7 @@ std::uint64_t stepSharedBytes(unsigned per_lane) {
 unsigned pickPerLane(std::uint64_t w, std::uint64_t max_shared, std::uint64_t& chunks) {
   unsigned best = 1;
   std::uint64_t best_cost = ~std::uint64_t{0};
-  for (unsigned t = 1; t <= kMaxPerLane; ++t) {
+  for (unsigned t = 1; t <= Policy::kMaxPerLane; ++t) {
     if (t > 1 && stepSharedBytes(t) > max_shared) break;
     const std::uint64_t c = (w + kWarp * t - 1) / (kWarp * t);
     const std::uint64_t cost = c * (6 + 4 * t);
@@ -250,8 +244,9 @@ void runSteps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t 
                              static_cast<int>(shared)),
         "cudaFuncSetAttribute (closure)");
   // About kBlocksPerSm blocks per multiprocessor in all (one wave), at least a row per warp.
-  std::uint64_t row_blocks = std::uint64_t{kBlocksPerSm} * multiprocessors / chunks;
-  row_blocks = std::min<std::uint64_t>(row_blocks, (n + kStepWarps - 1) / kStepWarps);
+  std::uint64_t row_blocks = std::uint64_t{Policy::kBlocksPerSm} * multiprocessors / chunks;
+  row_blocks =
+      std::min<std::uint64_t>(row_blocks, (n + Policy::kStepWarps - 1) / Policy::kStepWarps);
   row_blocks = std::max<std::uint64_t>(row_blocks, 1);
 
   cudaLaunchAttribute overlap{};
@@ -259,7 +254,7 @@ void runSteps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t 
   overlap.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(row_blocks), static_cast<unsigned>(chunks));
-  config.blockDim = dim3(kStepThreads);
+  config.blockDim = dim3(Policy::kStepThreads);
   config.dynamicSmemBytes = shared;
   config.stream = launch.stream;
   config.attrs = &overlap;
@@ -289,7 +284,7 @@ void launchTransitiveClosure(const Launch& launch, std::uint64_t* table, std::ui
                                std::uint64_t* scratch) {
   if (n == 0) return;
   const std::uint64_t w = (n + 63) / 64;
-  if (w > std::uint64_t{65535} * kWarp * kMaxPerLane) {
+  if (w > std::uint64_t{65535} * kWarp * Policy::kMaxPerLane) {
     throw BackendError("cuda backend: table too large for transitive_closure");
   }
   const Scratch s{{scratch, scratch + kPivots * w},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
 #include "vm/engine/EngineCore.h"
 
@@ -13,8 +14,6 @@ namespace {
 
 namespace cg = cooperative_groups;
 using engine::Word;
-
-constexpr unsigned kMaxThreads = 1024;
 
 // The team of EngineCore.h on a GPU: one block (kGrid false) or the whole cooperative grid.
 template <bool kGrid>
@@ -55,12 +54,6 @@ class GpuTeam {
     __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a | b; }
   };
 
-  template <class Op>
-  __device__ std::uint64_t warpReduce(std::uint64_t v, Op op) {
-    for (int off = 16; off; off >>= 1) v = op(v, __shfl_xor_sync(kFullMask, v, off));
-    return v;
-  }
-
   // Two slots alternate: a slot is written again two reductions later, after the other one's
   // barriers, when every thread has read it.
   template <class Op>
@@ -97,7 +90,8 @@ class GpuTeam {
 };
 
 template <bool kGrid>
-__global__ void __launch_bounds__(kMaxThreads) engineKernel(const __grid_constant__ EngineParams p) {
+__global__ void __launch_bounds__(EnginePolicy::kMaxThreads)
+    engineKernel(const __grid_constant__ EngineParams p) {
   __shared__ engine::Ctl ctl[2];
   __shared__ std::uint64_t red[2][33];
   extern __shared__ Word sharedRegion[];

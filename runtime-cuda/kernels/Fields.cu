@@ -14,8 +14,8 @@
 //    copies the current buffer to z. len + 2 launches, all queued.
 //
 // Field addition. Rows are independent: every thread takes 64 rows (one element) and ripples their
-// carry slice through the field's columns from the least significant, kAddBatch columns loaded at
-// a time. Elements with no row of x are skipped. One launch.
+// carry slice through the field's columns from the least significant, Policy::kAddBatch columns
+// loaded at a time. Elements with no row of x are skipped. One launch.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -24,14 +24,13 @@
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Fields.h"
+#include "runtime-cuda/kernels/Tuning.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr unsigned kBlockMaxThreads = 1024;  // the one-block search
-constexpr int kMaxPer = 8;                   // its elements per thread, at most
-constexpr std::uint64_t kBlockWords = std::uint64_t{kBlockMaxThreads} * kMaxPer;
-constexpr unsigned kAddBatch = 8;  // columns a thread of the field addition loads at once
+using Policy = FieldsPolicy;  // the one-block search's shape, the addition's batch (Tuning.h)
+constexpr std::uint64_t kBlockWords = std::uint64_t{Policy::kBlockMaxThreads} * Policy::kMaxPer;
 
 // The device-side state of a many-launch search; it sits at the start of the scratch, before the
 // two candidate buffers.
@@ -62,7 +61,7 @@ __device__ __forceinline__ void loadColumn(std::uint64_t (&dst)[kPer], const std
 }
 
 template <int kPer>
-__global__ void __launch_bounds__(kBlockMaxThreads)
+__global__ void __launch_bounds__(Policy::kBlockMaxThreads)
     extremeBlockKernel(const std::uint64_t* table, std::uint64_t n, const std::uint64_t* x,
                          std::uint64_t first, std::uint64_t len, std::uint64_t flip,
                          std::uint64_t* z) {
@@ -141,15 +140,16 @@ __global__ void __launch_bounds__(kBlockThreads)
     std::uint64_t* field = table + first * n + e;  // element e of the field's first column
     std::uint64_t carry = 0;  // into the next column (a borrow when subtracting), a bit a row
     for (std::uint64_t end = len; end > 0;) {
-      const unsigned batch = end < kAddBatch ? static_cast<unsigned>(end) : kAddBatch;
+      const unsigned batch =
+          end < Policy::kAddBatch ? static_cast<unsigned>(end) : Policy::kAddBatch;
       // Columns end - 1 down to end - batch: distinct columns, so all loads go out before a store.
-      std::uint64_t a[kAddBatch];
+      std::uint64_t a[Policy::kAddBatch];
 #pragma unroll
-      for (unsigned k = 0; k < kAddBatch; ++k) {
+      for (unsigned k = 0; k < Policy::kAddBatch; ++k) {
         if (k < batch) a[k] = field[(end - 1 - k) * n];
       }
 #pragma unroll
-      for (unsigned k = 0; k < kAddBatch; ++k) {
+      for (unsigned k = 0; k < Policy::kAddBatch; ++k) {
         if (k >= batch) break;
         const std::uint64_t j = end - 1 - k;
         const bool bit = (__ldg(v + j / 64) >> (j % 64)) & 1;
@@ -187,14 +187,14 @@ void launchExtremeRows(const Launch& launch, const std::uint64_t* table, std::ui
   if (n == 0) return;
   if (n <= kBlockWords) {
     // The fewest elements per thread that cover the column.
-    if (n <= kBlockMaxThreads) {
+    if (n <= Policy::kBlockMaxThreads) {
       launchBlockSearch<1>(launch, table, n, x, first, len, max, z);
-    } else if (n <= 2 * kBlockMaxThreads) {
+    } else if (n <= 2 * Policy::kBlockMaxThreads) {
       launchBlockSearch<2>(launch, table, n, x, first, len, max, z);
-    } else if (n <= 4 * kBlockMaxThreads) {
+    } else if (n <= 4 * Policy::kBlockMaxThreads) {
       launchBlockSearch<4>(launch, table, n, x, first, len, max, z);
     } else {
-      launchBlockSearch<kMaxPer>(launch, table, n, x, first, len, max, z);
+      launchBlockSearch<Policy::kMaxPer>(launch, table, n, x, first, len, max, z);
     }
     return;
   }

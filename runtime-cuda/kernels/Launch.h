@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "runtime-cuda/kernels/Tuning.h"
+
 namespace star::cuda {
 
 struct Launch {
@@ -15,7 +17,8 @@ struct Launch {
   unsigned max_blocks = 1;
 };
 
-inline constexpr unsigned kBlockThreads = 256;
+// The block of every grid-stride kernel that has no policy of its own (Tuning.h).
+inline constexpr unsigned kBlockThreads = ElementwisePolicy::kBlockThreads;
 
 // Blocks for `items` work items of `items_per_thread` each, at least 1 and at most max_blocks.
 inline unsigned gridFor(const Launch& launch, std::uint64_t items,

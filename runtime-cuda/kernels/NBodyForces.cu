@@ -53,15 +53,15 @@
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda::nbody {
 namespace {
 
-constexpr unsigned kSquareThreads = 64;
-constexpr unsigned kPerThread = kSpan / kSquareThreads;  // i particles per thread (square)
+using Policy = NBodyPolicy;  // the two loops' blocks (Tuning.h)
+constexpr unsigned kPerThread = kSpan / Policy::kSquareThreads;  // i particles per thread (square)
 constexpr unsigned kTileSegments = kSpan / kSegment;
-constexpr unsigned kTriThreads = 128;
 constexpr unsigned kGroup = 4;  // i segments per triangular item (i particles per lane)
 static_assert(kSegment == kWarp, "a segment is what a warp's lanes hold");
 
@@ -179,7 +179,7 @@ __device__ __forceinline__ void squarePair(ISet& s, const float4 (&c)[kPerThread
     const float dx = s.x[p] - q.x, dy = s.y[p] - q.y, dz = s.z[p] - q.z;
     const float d2 = fmaf(dz, dz, fmaf(dy, dy, dx * dx));
     float f = Pair::template scalar<kPoly>(d2, c[p]);
-    if constexpr (kCareful) f = real_j && j != i0 + p * kSquareThreads ? f : 0.0f;
+    if constexpr (kCareful) f = real_j && j != i0 + p * Policy::kSquareThreads ? f : 0.0f;
     s.ax[p] = fmaf(dx, f, s.ax[p]);
     s.ay[p] = fmaf(dy, f, s.ay[p]);
     s.az[p] = fmaf(dz, f, s.az[p]);
@@ -222,7 +222,8 @@ __device__ __forceinline__ void squareTile(ISet& s, const float4* tile,
 }
 
 template <class Pair, bool kPoly>
-__global__ void __launch_bounds__(kSquareThreads, 8) squareForcesKernel(ForceArgs a) {
+__global__ void __launch_bounds__(Policy::kSquareThreads, Policy::kSquareBlocksPerSm)
+    squareForcesKernel(ForceArgs a) {
   __shared__ float4 tile[kSpan];
   __shared__ std::uint32_t tile_type[kTileSegments], tile_count[kTileSegments];
   const std::uint32_t ibase = blockIdx.x * kSpan;
@@ -231,7 +232,7 @@ __global__ void __launch_bounds__(kSquareThreads, 8) squareForcesKernel(ForceArg
   double fx[kPerThread], fy[kPerThread], fz[kPerThread];
 #pragma unroll
   for (unsigned p = 0; p < kPerThread; ++p) {
-    const std::uint32_t i = i0 + p * kSquareThreads;
+    const std::uint32_t i = i0 + p * Policy::kSquareThreads;
     const float4 q = a.pos[i];
     s.x[p] = q.x;
     s.y[p] = q.y;
@@ -247,7 +248,7 @@ __global__ void __launch_bounds__(kSquareThreads, 8) squareForcesKernel(ForceArg
     const unsigned segments = min(kTileSegments, static_cast<unsigned>(seg_end - seg));
     const std::uint32_t j0 = seg * kSegment;
     __syncthreads();  // the previous tile is done
-    for (unsigned k = threadIdx.x; k < segments * kSegment; k += kSquareThreads)
+    for (unsigned k = threadIdx.x; k < segments * kSegment; k += Policy::kSquareThreads)
       tile[k] = a.pos[j0 + k];
     if (threadIdx.x < segments) {
       tile_type[threadIdx.x] = a.seg_type[seg + threadIdx.x];
@@ -268,7 +269,7 @@ __global__ void __launch_bounds__(kSquareThreads, 8) squareForcesKernel(ForceArg
   double* out = a.force + std::size_t{blockIdx.y} * 3 * a.capacity;
 #pragma unroll
   for (unsigned p = 0; p < kPerThread; ++p) {
-    const std::uint32_t i = i0 + p * kSquareThreads;
+    const std::uint32_t i = i0 + p * Policy::kSquareThreads;
     out[i] = fx[p];
     out[a.capacity + i] = fy[p];
     out[2 * std::size_t{a.capacity} + i] = fz[p];
@@ -359,10 +360,12 @@ __device__ __forceinline__ void triLoadGroup(TriLane& t, const ForceArgs& a, std
 }
 
 template <class Pair, bool kPoly>
-__global__ void __launch_bounds__(kTriThreads, 4) triangularForcesKernel(ForceArgs a) {
+__global__ void __launch_bounds__(Policy::kTriThreads, Policy::kTriBlocksPerSm)
+    triangularForcesKernel(ForceArgs a) {
   const unsigned lane = threadIdx.x % kWarp;
-  const std::uint64_t warp = (std::uint64_t{blockIdx.x} * kTriThreads + threadIdx.x) / kWarp;
-  const std::uint64_t warps = std::uint64_t{gridDim.x} * kTriThreads / kWarp;
+  const std::uint64_t warp =
+      (std::uint64_t{blockIdx.x} * Policy::kTriThreads + threadIdx.x) / kWarp;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * Policy::kTriThreads / kWarp;
   std::uint64_t item = a.items * warp / warps;
   const std::uint64_t end = a.items * (warp + 1) / warps;
   if (item >= end) return;
@@ -506,7 +509,7 @@ ForcePlan planForces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& op
         "cudaDeviceGetAttribute");
   const void* kernel = nullptr;
   withPair(plan, [&](auto pair) { kernel = kernelOf<decltype(pair)>(plan); });
-  const int threads = plan.loop == PairLoop::Square ? kSquareThreads : kTriThreads;
+  const int threads = plan.loop == PairLoop::Square ? Policy::kSquareThreads : Policy::kTriThreads;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   const std::size_t resident = static_cast<std::size_t>(std::max(per_sm, 1)) * sms;
@@ -550,9 +553,10 @@ void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& 
     withPair(plan, [&](auto pair) {
       using Pair = decltype(pair);
       if (Pair::kHasPoly && plan.poly_exp2) {
-        squareForcesKernel<Pair, Pair::kHasPoly><<<grid, kSquareThreads, 0, launch.stream>>>(a);
+        squareForcesKernel<Pair, Pair::kHasPoly>
+            <<<grid, Policy::kSquareThreads, 0, launch.stream>>>(a);
       } else {
-        squareForcesKernel<Pair, false><<<grid, kSquareThreads, 0, launch.stream>>>(a);
+        squareForcesKernel<Pair, false><<<grid, Policy::kSquareThreads, 0, launch.stream>>>(a);
       }
     });
     checkLaunch("nbody square_forces_kernel");
@@ -568,9 +572,10 @@ void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& 
     using Pair = decltype(pair);
     if (Pair::kHasPoly && plan.poly_exp2) {
       triangularForcesKernel<Pair, Pair::kHasPoly>
-          <<<plan.grid_x, kTriThreads, 0, launch.stream>>>(a);
+          <<<plan.grid_x, Policy::kTriThreads, 0, launch.stream>>>(a);
     } else {
-      triangularForcesKernel<Pair, false><<<plan.grid_x, kTriThreads, 0, launch.stream>>>(a);
+      triangularForcesKernel<Pair, false>
+          <<<plan.grid_x, Policy::kTriThreads, 0, launch.stream>>>(a);
     }
   });
   checkLaunch("nbody triangular_forces_kernel");

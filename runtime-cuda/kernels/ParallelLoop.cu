@@ -3,12 +3,11 @@
 #include <cmath>
 
 #include "core/BitLayout.h"
-#include "core/CheckedMath.h"
-#include "core/HostFloat.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Warp.h"
 #include "vm/backend/ParallelPlan.h"
+#include "vm/semantics/ScalarOps.h"
 
 namespace star::cuda {
 namespace {
@@ -54,13 +53,11 @@ class WarpRun {
     return o.value;
   }
   __device__ std::int64_t i(const DeviceOperand& o) const { return static_cast<std::int64_t>(s(o)); }
-  __device__ double f(const DeviceOperand& o) const { return __longlong_as_double(static_cast<long long>(s(o))); }
   __device__ void setS(const DeviceOperand& o, Word v) {
     if (lane_ == 0) area_[o.slot] = v;
     lastWrite[o.slot] = it_ + 1;
   }
   __device__ void setI(const DeviceOperand& o, std::int64_t v) { setS(o, static_cast<Word>(v)); }
-  __device__ void setF(const DeviceOperand& o, double v) { setS(o, static_cast<Word>(__double_as_longlong(v))); }
   __device__ Vec b(const DeviceOperand& o) const {
     if (o.source == static_cast<std::uint8_t>(Source::Private))
       return {area_ + p_.scalarSlots + p_.bitsOffset[o.slot], p_.bitsLength[o.slot]};
@@ -103,7 +100,7 @@ class WarpRun {
         best = w * 64 + static_cast<unsigned>(__ffsll(static_cast<long long>(v.w[w])) - 1);
         break;
       }
-    for (int off = 16; off; off >>= 1) best = min(best, __shfl_xor_sync(kFullMask, best, off));
+    best = warpMin(best);
     if (best == ~0ull) return 0;
     if (clear && lane_ == (best / 64) % kWarp) v.w[best / 64] &= ~(Word{1} << (best % 64));
     return static_cast<std::int64_t>(best) + 1;
@@ -114,70 +111,22 @@ class WarpRun {
     switch (static_cast<Op>(op.op)) {
       case Op::LOADI: case Op::LOADK: setS(a[0], a[1].value); break;
       case Op::MOVE: setS(a[0], s(a[1])); break;
-      case Op::IADD: case Op::ISUB: case Op::IMUL: {
-        std::int64_t r;
-        std::int64_t x = i(a[1]), y = i(a[2]);
-        bool over = static_cast<Op>(op.op) == Op::IADD ? addOverflows(x, y, r)
-                    : static_cast<Op>(op.op) == Op::ISUB ? subOverflows(x, y, r)
-                                                          : mulOverflows(x, y, r);
-        if (over) return fail(k, FaultKind::Overflow), false;
-        setI(a[0], r);
-        break;
-      }
-      case Op::IDIV: case Op::IMOD: {
-        std::int64_t x = i(a[1]), y = i(a[2]);
-        if (y == 0) return fail(k, FaultKind::DivisionByZero), false;
-        if (x == INT64_MIN && y == -1) {
-          if (static_cast<Op>(op.op) == Op::IDIV) return fail(k, FaultKind::Overflow), false;
-          setI(a[0], 0);
-        } else {
-          setI(a[0], static_cast<Op>(op.op) == Op::IDIV ? x / y : x % y);
-        }
-        break;
-      }
-      case Op::INEG: case Op::IABS: {
-        std::int64_t x = i(a[1]);
-        if (x == INT64_MIN) return fail(k, FaultKind::Overflow), false;
-        setI(a[0], static_cast<Op>(op.op) == Op::INEG ? -x : (x < 0 ? -x : x));
-        break;
-      }
-      case Op::FADD: setF(a[0], starNaN(f(a[1]) + f(a[2]), f(a[1]), f(a[2]))); break;
-      case Op::FSUB: setF(a[0], starNaN(f(a[1]) - f(a[2]), f(a[1]), f(a[2]))); break;
-      case Op::FMUL: setF(a[0], starNaN(f(a[1]) * f(a[2]), f(a[1]), f(a[2]))); break;
-      case Op::FDIV: setF(a[0], starNaN(f(a[1]) / f(a[2]), f(a[1]), f(a[2]))); break;
-      case Op::FNEG: setF(a[0], starNeg(f(a[1]))); break;
-      case Op::ITOF: setF(a[0], static_cast<double>(i(a[1]))); break;
-      case Op::IEQ: setI(a[0], i(a[1]) == i(a[2])); break;
-      case Op::INE: setI(a[0], i(a[1]) != i(a[2])); break;
-      case Op::ILT: setI(a[0], i(a[1]) < i(a[2])); break;
-      case Op::ILE: setI(a[0], i(a[1]) <= i(a[2])); break;
-      case Op::IGT: setI(a[0], i(a[1]) > i(a[2])); break;
-      case Op::IGE: setI(a[0], i(a[1]) >= i(a[2])); break;
-      case Op::FEQ: setI(a[0], f(a[1]) == f(a[2])); break;
-      case Op::FNE: setI(a[0], f(a[1]) != f(a[2])); break;
-      case Op::FLT: setI(a[0], f(a[1]) < f(a[2])); break;
-      case Op::FLE: setI(a[0], f(a[1]) <= f(a[2])); break;
-      case Op::FGT: setI(a[0], f(a[1]) > f(a[2])); break;
-      case Op::FGE: setI(a[0], f(a[1]) >= f(a[2])); break;
-      case Op::NOT: setI(a[0], !i(a[1])); break;
-      case Op::AND: setI(a[0], i(a[1]) && i(a[2])); break;
-      case Op::OR: setI(a[0], i(a[1]) || i(a[2])); break;
-      case Op::XOR: setI(a[0], (i(a[1]) != 0) != (i(a[2]) != 0)); break;
+      // The scalar operations (vm/semantics/ScalarOps.h): one case each, from Opcodes.def. The
+      // HostMath class never comes here (isHostMathOp: CudaParallel::run leaves such loops to the
+      // host, whose C library gives the CPU backend's bits).
+#define STAR_SCALAR_CASE(name)                                                                \
+  case Op::name: {                                                                            \
+    const Word x = s(a[1]), y = operandCount(Op::name) > 2 ? s(a[2]) : 0;                     \
+    std::uint64_t r;                                                                          \
+    const FaultKind fault = scalarOp<Op::name>(x, y, r);                                      \
+    if (fault != FaultKind::None) return fail(k, fault, static_cast<std::int64_t>(x)), false; \
+    setS(a[0], r);                                                                            \
+    break;                                                                                    \
+  }
+#include "vm/semantics/ScalarCases.inc"
       case Op::JMP: next = op.target; break;
       case Op::JMPF: if (!i(a[0])) next = op.target; break;
       case Op::JMPT: if (i(a[0])) next = op.target; break;
-      case Op::FABS: setF(a[0], starAbs(f(a[1]))); break;
-      case Op::FSQRT: setF(a[0], starNaN(sqrt(f(a[1])), f(a[1]), f(a[1]))); break;
-      // FEXP, FLN, FSIN, FCOS, FATAN, FPOW never come here (isHostMathOp: CudaParallel::run
-      // leaves such loops to the host, whose C library gives the CPU backend's bits).
-      case Op::FTRUNC: case Op::FROUND: {
-        double x = f(a[1]);
-        double whole = static_cast<Op>(op.op) == Op::FTRUNC ? trunc(x) : round(x);
-        if (isnan(x) || !(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
-          return fail(k, FaultKind::NotAnInteger, __double_as_longlong(x)), false;
-        setI(a[0], static_cast<std::int64_t>(whole));
-        break;
-      }
       case Op::RAISE: return fail(k, FaultKind::Raise, static_cast<std::int64_t>(s(a[0]))), false;
 
       // ---- bit vectors
@@ -229,7 +178,7 @@ class WarpRun {
         Vec x = b(a[1]);
         unsigned long long n = 0;
         for (std::uint64_t w = lane_; w < x.words(); w += kWarp) n += __popcll(x.w[w]);
-        for (int off = 16; off; off >>= 1) n += __shfl_xor_sync(kFullMask, n, off);
+        n = warpSum(n);
         setI(a[0], static_cast<std::int64_t>(n));
         break;
       }
@@ -272,7 +221,7 @@ class WarpRun {
             first = w;
             break;
           }
-        for (int off = 16; off; off >>= 1) first = min(first, __shfl_xor_sync(kFullMask, first, off));
+        first = warpMin(first);
         int c = 0;
         if (first != ~0ull) {
           Word diff = x.w[first] ^ y.w[first];

@@ -36,17 +36,14 @@
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
 #include "runtime-cuda/kernels/SortScratch.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr unsigned kTileWarps = 4;
-constexpr unsigned kTileThreads = kTileWarps * kWarp;  // blocks of extract and write_back
-constexpr unsigned kRowsPerWarp = kWarp * kWarp;       // a warp's step: 32 words of 32 rows
-// Blocks per multiprocessor the extract and write-back kernels are built for (as many as their
-// shared memory nearly allows; <= 102 registers).
-constexpr unsigned kTileBlocksPerSm = 5;
+using Policy = SortPolicy::Rows;                  // blocks of extract and write_back (Tuning.h)
+constexpr unsigned kRowsPerWarp = kWarp * kWarp;  // a warp's step: 32 words of 32 rows
 // A warp's records in shared memory, one pad element after every 32: lane l's run of records
 // then starts in bank l, so the lanes' staggered reads and writes of their runs do not collide.
 constexpr unsigned kStageSlots = kRowsPerWarp + kRowsPerWarp / kWarp;
@@ -180,15 +177,15 @@ __device__ __forceinline__ void stageOut(const T* stage, T* __restrict__ records
 // One 32-column tile at a time (a 64-bit key or value is staged in two passes), so that the
 // kernel stays within its registers.
 template <class K, class V>
-__global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
+__global__ void __launch_bounds__(Policy::kTileThreads, Policy::kTileBlocksPerSm)
     extractKernel(TableView v, Payload payload, bool fill, K* __restrict__ keys,
                    V* __restrict__ values, std::uint32_t* __restrict__ rows_out) {
-  __shared__ std::uint64_t stage[kTileWarps][kStageSlots];
+  __shared__ std::uint64_t stage[Policy::kTileWarps][kStageSlots];
   const unsigned lane = threadIdx.x % kWarp;
   const unsigned warp = threadIdx.x / kWarp;
   const std::uint64_t marked_total = v.prefix[v.words / 2] & kLow32;
-  for (std::uint64_t q0 = (std::uint64_t{blockIdx.x} * kTileWarps + warp) * kWarp; q0 < v.words;
-       q0 += std::uint64_t{gridDim.x} * kTileWarps * kWarp) {
+  for (std::uint64_t q0 = (std::uint64_t{blockIdx.x} * Policy::kTileWarps + warp) * kWarp;
+       q0 < v.words; q0 += std::uint64_t{gridDim.x} * Policy::kTileWarps * kWarp) {
     const WarpRows w = warpRows(v, q0, lane);
     if (fill) {  // the unmarked rows' records: greatest key, after all marked records
       const std::uint64_t r0 = q0 * 32;
@@ -273,16 +270,16 @@ __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
 
 // Step 4 (see the top of the file): keys/values are the sorted records. One tile at a time.
 template <class K, class V>
-__global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSm)
+__global__ void __launch_bounds__(Policy::kTileThreads, Policy::kTileBlocksPerSm)
     writeBackKernel(TableView v, Payload payload, const K* __restrict__ keys,
                       const V* __restrict__ values, const std::uint32_t* __restrict__ rows_in) {
-  __shared__ std::uint64_t stage[kTileWarps][kStageSlots];
+  __shared__ std::uint64_t stage[Policy::kTileWarps][kStageSlots];
   // A 32-bit key and a 32-bit value are staged together (their loads go out together).
   constexpr bool kTogether = sizeof(K) + sizeof(V) <= sizeof(std::uint64_t);
   const unsigned lane = threadIdx.x % kWarp;
   const unsigned warp = threadIdx.x / kWarp;
-  for (std::uint64_t q0 = (std::uint64_t{blockIdx.x} * kTileWarps + warp) * kWarp; q0 < v.words;
-       q0 += std::uint64_t{gridDim.x} * kTileWarps * kWarp) {
+  for (std::uint64_t q0 = (std::uint64_t{blockIdx.x} * Policy::kTileWarps + warp) * kWarp;
+       q0 < v.words; q0 += std::uint64_t{gridDim.x} * Policy::kTileWarps * kWarp) {
     __syncwarp();  // the last step's staging has been read
     const WarpRows w = warpRows(v, q0, lane);
     if (w.count == 0) continue;
@@ -406,7 +403,7 @@ __global__ void segmentCountKernel(const std::uint32_t* selected, std::uint32_t*
 
 unsigned tileGrid(const Launch& launch, std::uint64_t words) {
   const std::uint64_t warps = (words + kWarp - 1) / kWarp;
-  return gridFor(launch, warps, 1, kTileWarps);
+  return gridFor(launch, warps, 1, Policy::kTileWarps);
 }
 
 template <class Fn>
@@ -443,7 +440,7 @@ void sortLarge(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std
   K* keys[2] = {keyBuffer.as<K>(), keyBuffer.as<K>() + rows};
   V* values[2] = {valueBuffer.as<V>(), keys_only ? nullptr : valueBuffer.as<V>() + rows};
   const unsigned grid = tileGrid(launch, v.words);
-  extractKernel<K, V><<<grid, kTileThreads, 0, stream>>>(
+  extractKernel<K, V><<<grid, Policy::kTileThreads, 0, stream>>>(
       v, payload, heads == nullptr, keys[0], values[0], rowBuffer.as<std::uint32_t>());
   checkLaunch("extract_kernel");
 
@@ -485,8 +482,8 @@ void sortLarge(DeviceContext& ctx, std::uint64_t* table, std::uint64_t rows, std
     segmentedSortPairs<K, V>(ctx, keys[0], keys[1], values[0], values[1], rows, rows, offsets,
                                selected + 1, rows);
   }
-  writeBackKernel<K, V><<<grid, kTileThreads, 0, stream>>>(v, payload, sorted_keys, sorted_values,
-                                                             rowBuffer.as<std::uint32_t>());
+  writeBackKernel<K, V><<<grid, Policy::kTileThreads, 0, stream>>>(
+      v, payload, sorted_keys, sorted_values, rowBuffer.as<std::uint32_t>());
   checkLaunch("write_back_kernel");
 }
 

@@ -24,29 +24,29 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/RowSortSmall.h"
 #include "runtime-cuda/kernels/SortScratch.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr unsigned kPlanThreads = 1024;
+using Policy = SortPolicy::Small;  // the plan and move blocks (Tuning.h)
 constexpr unsigned kPlanPerThread = 2;
-static_assert(kPlanThreads * kPlanPerThread == kSmallSortRows);
+static_assert(Policy::kPlanThreads * kPlanPerThread == kSmallSortRows);
 constexpr unsigned kMaxWords = kSmallSortRows / 64;  // elements of a column
-constexpr unsigned kMoveThreads = 256;
-constexpr unsigned kMoveWarps = kMoveThreads / kWarp;
+constexpr unsigned kMoveWarps = Policy::kMoveThreads / kWarp;
 
 // Group numbers are < kSmallSortRows; the unmarked rows' group is kSmallSortRows, after all.
 constexpr std::uint16_t kUnmarkedGroup = kSmallSortRows;
 
-using PlanScan = cub::BlockScan<std::uint32_t, kPlanThreads>;
+using PlanScan = cub::BlockScan<std::uint32_t, Policy::kPlanThreads>;
 
 __device__ __forceinline__ bool bitAt(const std::uint64_t* v, std::uint64_t i) {
   return (v[i / 64] >> (i % 64)) & 1;
 }
 
 // source[r] := the row whose bits row r receives, for r < rows.
-__global__ void __launch_bounds__(kPlanThreads)
+__global__ void __launch_bounds__(Policy::kPlanThreads)
     smallPlanKernel(const std::uint64_t* __restrict__ table, std::uint64_t rows,
                       std::uint64_t words, const std::uint64_t* __restrict__ x,
                       const std::uint64_t* __restrict__ heads, std::uint64_t first,
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   __shared__ std::uint16_t group_of[kSmallSortRows];  // a row's group
   __shared__ std::uint16_t position[kSmallSortRows];  // the k-th marked row
 
-  for (std::uint64_t e = threadIdx.x; e < len * words; e += kPlanThreads) {
+  for (std::uint64_t e = threadIdx.x; e < len * words; e += Policy::kPlanThreads) {
     tmp.key_words[e] = table[(first + e / words) * words + e % words];
   }
   __syncthreads();
@@ -121,11 +121,11 @@ __device__ __forceinline__ std::uint64_t shfl(std::uint64_t v, unsigned lane) {
 
 // Column c := for every row r, bit source[r] of column c. One warp per column, lane l holding
 // element l (rows 64 l .. 64 l + 63).
-__global__ void __launch_bounds__(kMoveThreads)
+__global__ void __launch_bounds__(Policy::kMoveThreads)
     smallMoveKernel(std::uint64_t* __restrict__ table, std::uint64_t rows, std::uint64_t cols,
                       std::uint64_t words, const std::uint16_t* __restrict__ source) {
   __shared__ std::uint16_t src[kSmallSortRows];
-  for (std::uint64_t r = threadIdx.x; r < rows; r += kMoveThreads) src[r] = source[r];
+  for (std::uint64_t r = threadIdx.x; r < rows; r += Policy::kMoveThreads) src[r] = source[r];
   __syncthreads();
   const unsigned lane = threadIdx.x % kWarp;
   const unsigned warp = threadIdx.x / kWarp;
@@ -151,14 +151,14 @@ void smallSortTableRows(DeviceContext& ctx, std::uint64_t* table, std::uint64_t 
                            std::uint64_t first, std::uint64_t len, const KeyOrder& order) {
   const std::uint64_t words = (rows + 63) / 64;
   SortScratch source(ctx, rows * sizeof(std::uint16_t));
-  smallPlanKernel<<<1, kPlanThreads, 0, ctx.stream()>>>(table, rows, words, x, heads, first, len,
-                                                          order, source.as<std::uint16_t>());
+  smallPlanKernel<<<1, Policy::kPlanThreads, 0, ctx.stream()>>>(
+      table, rows, words, x, heads, first, len, order, source.as<std::uint16_t>());
   checkLaunch("small_plan_kernel");
   const std::uint64_t blocks = (cols + kMoveWarps - 1) / kMoveWarps;
   const unsigned grid = static_cast<unsigned>(
       std::clamp<std::uint64_t>(blocks, 1, std::max(ctx.launch().max_blocks, 1u)));
-  smallMoveKernel<<<grid, kMoveThreads, 0, ctx.stream()>>>(table, rows, cols, words,
-                                                             source.as<std::uint16_t>());
+  smallMoveKernel<<<grid, Policy::kMoveThreads, 0, ctx.stream()>>>(table, rows, cols, words,
+                                                                     source.as<std::uint16_t>());
   checkLaunch("small_move_kernel");
 }
 

@@ -4,6 +4,7 @@
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Search.h"
+#include "runtime-cuda/kernels/Tuning.h"
 
 namespace star::cuda {
 namespace {
@@ -11,13 +12,12 @@ namespace {
 using Index = unsigned long long;  // the type atomicMin/atomicAdd/atomicExch take
 static_assert(sizeof(Index) == sizeof(std::uint64_t));
 
-// Independent loads each thread has in flight per pass of its grid-stride loop; a grid is sized
-// so that one pass covers the vector (until the grid reaches launch.max_blocks).
-constexpr int kUnroll = 4;
-// Up to this many elements one block does the whole reduction (kBlockThreads * kUnroll elements
-// per pass, so at most two passes): no atomics, no last-block hand-over. Beyond it the work is
-// spread over the device.
-constexpr std::uint64_t kSingleBlockWords = 2 * kBlockThreads * kUnroll;
+// Policy::kUnroll: independent loads each thread has in flight per pass of its grid-stride loop; a
+// grid is sized so that one pass covers the vector (until the grid reaches launch.max_blocks).
+// Up to Policy::kSingleBlockWords elements one block does the whole reduction (kBlockThreads *
+// kUnroll elements per pass, so at most two passes): no atomics, no last-block hand-over. Beyond
+// it the work is spread over the device.
+using Policy = SearchPolicy;
 
 struct Min {
   __device__ Index operator()(Index x, Index y) const { return y < x ? y : x; }
@@ -92,16 +92,16 @@ __device__ __forceinline__ Index threadFirst(const Load& load, std::uint64_t* ze
                                               std::uint64_t n) {
   Index best = kNotFound;
   const std::uint64_t stride = gridThreads();
-  for (std::uint64_t base = globalThread(); base < n; base += kUnroll * stride) {
+  for (std::uint64_t base = globalThread(); base < n; base += Policy::kUnroll * stride) {
     if (best == kNotFound) {
-      std::uint64_t x[kUnroll];
+      std::uint64_t x[Policy::kUnroll];
 #pragma unroll
-      for (int k = 0; k < kUnroll; ++k) {
+      for (int k = 0; k < Policy::kUnroll; ++k) {
         const std::uint64_t e = base + k * stride;
         x[k] = e < n ? load(e) : 0;
       }
 #pragma unroll
-      for (int k = kUnroll - 1; k >= 0; --k) {  // downwards: the lowest element wins
+      for (int k = Policy::kUnroll - 1; k >= 0; --k) {  // downwards: the lowest element wins
         if (x[k] != 0) {
           best = (base + k * stride) * 64 +
                  static_cast<unsigned>(__ffsll(static_cast<long long>(x[k])) - 1);
@@ -110,7 +110,7 @@ __device__ __forceinline__ Index threadFirst(const Load& load, std::uint64_t* ze
     }
     if constexpr (kZero) {
 #pragma unroll
-      for (int k = 0; k < kUnroll; ++k) {
+      for (int k = 0; k < Policy::kUnroll; ++k) {
         const std::uint64_t e = base + k * stride;
         if (e < n) zero_dst[e] = 0;
       }
@@ -150,15 +150,15 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ typename Reduce::TempStorage temp;
   Index ones = 0;
   const std::uint64_t stride = gridThreads();
-  for (std::uint64_t base = globalThread(); base < n; base += kUnroll * stride) {
-    std::uint64_t x[kUnroll];
+  for (std::uint64_t base = globalThread(); base < n; base += Policy::kUnroll * stride) {
+    std::uint64_t x[Policy::kUnroll];
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
+    for (int k = 0; k < Policy::kUnroll; ++k) {
       const std::uint64_t e = base + k * stride;
       x[k] = e < n ? a[e] : 0;
     }
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) ones += static_cast<Index>(__popcll(x[k]));
+    for (int k = 0; k < Policy::kUnroll; ++k) ones += static_cast<Index>(__popcll(x[k]));
   }
   const Index block_ones = Reduce(temp).Sum(ones);
   if (gridDim.x == 1) {
@@ -172,7 +172,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 unsigned reductionGrid(const Launch& launch, std::uint64_t n) {
-  return n <= kSingleBlockWords ? 1u : gridFor(launch, n, kUnroll);
+  return n <= Policy::kSingleBlockWords ? 1u : gridFor(launch, n, Policy::kUnroll);
 }
 
 template <bool kZero, class Load, class Finish>

@@ -24,22 +24,20 @@
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
 #include "runtime-cuda/kernels/SortScratch.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-
-constexpr unsigned kTileThreads = 256;
-constexpr unsigned kTilePerThread = 8;
-constexpr unsigned kTileItems = kTileThreads * kTilePerThread;
+using Policy = SortPolicy::Segmented;  // the tile, warp and block kernels' blocks (Tuning.h)
+constexpr unsigned kTileItems = Policy::kTileThreads * Policy::kTilePerThread;
 constexpr unsigned kHalo = kTileSegmentMax;  // a short segment lies within 31 items of each item
 
-constexpr unsigned kGroupThreads = 256;  // blocks of the warp and block kernels
-constexpr unsigned kGroupWarps = kGroupThreads / kWarp;
+constexpr unsigned kGroupWarps = Policy::kGroupThreads / kWarp;
 constexpr unsigned kMaxPerThread = 8;
 static_assert(kWarpSegmentMax == kWarp * kMaxPerThread);
-static_assert(kBlockSegmentMax == kGroupThreads * kMaxPerThread);
+static_assert(kBlockSegmentMax == Policy::kGroupThreads * kMaxPerThread);
 
 // With no more segments than this, cub::DeviceSegmentedSort runs without a host round trip
 // (its PARTITIONING_THRESHOLD, the smallest of its policies).
@@ -95,7 +93,7 @@ __device__ std::uint64_t warpCountLe(const std::uint32_t* a, std::uint64_t n, st
 // Segments of <= kTileSegmentMax items; the items of longer segments are left to the other
 // kernels. Grid-stride over tiles of kTileItems items.
 template <class Key, class Value>
-__global__ void __launch_bounds__(kTileThreads)
+__global__ void __launch_bounds__(Policy::kTileThreads)
     tileSortKernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                      const Value* __restrict__ values_in, Value* __restrict__ values_out,
                      std::uint64_t num_items, std::uint64_t segment_bound,
@@ -120,11 +118,11 @@ __global__ void __launch_bounds__(kTileThreads)
       const std::uint64_t c = warpCountLe(offsets, segments + 1, t1 - 1, lane);
       if (lane == 0) range[1] = min64(c, segments);
     }
-    for (unsigned i = threadIdx.x; i < kTileItems; i += kTileThreads) length[i] = 0;
+    for (unsigned i = threadIdx.x; i < kTileItems; i += Policy::kTileThreads) length[i] = 0;
     __syncthreads();
 
     bool mine = false;
-    for (std::uint64_t s = range[0] + threadIdx.x; s < range[1]; s += kTileThreads) {
+    for (std::uint64_t s = range[0] + threadIdx.x; s < range[1]; s += Policy::kTileThreads) {
       const std::uint64_t b = offsets[s];
       const std::uint64_t e = offsets[s + 1];
       if (e - b > kTileSegmentMax) continue;
@@ -137,11 +135,12 @@ __global__ void __launch_bounds__(kTileThreads)
     if (!__syncthreads_or(mine)) continue;  // no short segment here
 
     {  // the keys, their loads issued together
-      constexpr unsigned kLoads = (kTileItems + 2 * kHalo + kTileThreads - 1) / kTileThreads;
+      constexpr unsigned kLoads =
+          (kTileItems + 2 * kHalo + Policy::kTileThreads - 1) / Policy::kTileThreads;
       O k[kLoads];
       STAR_SORT_UNROLL
       for (unsigned j = 0; j < kLoads; ++j) {
-        const unsigned i = threadIdx.x + j * kTileThreads;
+        const unsigned i = threadIdx.x + j * Policy::kTileThreads;
         const std::uint64_t t = t0 + i - kHalo;  // wraps below 0: then >= num_items
         k[j] = i < kTileItems + 2 * kHalo && t0 + i >= kHalo && t < num_items
                    ? Ordered<Key>::in(keys_in[t])
@@ -149,16 +148,16 @@ __global__ void __launch_bounds__(kTileThreads)
       }
       STAR_SORT_UNROLL
       for (unsigned j = 0; j < kLoads; ++j) {
-        const unsigned i = threadIdx.x + j * kTileThreads;
+        const unsigned i = threadIdx.x + j * Policy::kTileThreads;
         if (i < kTileItems + 2 * kHalo) keys[i] = k[j];
       }
     }
     // This thread's items (keys bit for bit, values), loaded together.
-    Key raw[kTilePerThread];
-    Value val[kTilePerThread];
+    Key raw[Policy::kTilePerThread];
+    Value val[Policy::kTilePerThread];
     STAR_SORT_UNROLL
-    for (unsigned j = 0; j < kTilePerThread; ++j) {
-      const unsigned i = threadIdx.x + j * kTileThreads;
+    for (unsigned j = 0; j < Policy::kTilePerThread; ++j) {
+      const unsigned i = threadIdx.x + j * Policy::kTileThreads;
       const bool short_segment = length[i] != 0;
       raw[j] = short_segment ? keys_in[t0 + i] : Key{0};
       val[j] = short_segment ? values_in[t0 + i] : Value{0};
@@ -166,8 +165,8 @@ __global__ void __launch_bounds__(kTileThreads)
     __syncthreads();
 
     STAR_SORT_UNROLL
-    for (unsigned j = 0; j < kTilePerThread; ++j) {
-      const unsigned i = threadIdx.x + j * kTileThreads;
+    for (unsigned j = 0; j < Policy::kTilePerThread; ++j) {
+      const unsigned i = threadIdx.x + j * Policy::kTileThreads;
       const unsigned n = length[i];
       if (n == 0) continue;
       const std::uint64_t b = begin[i];
@@ -314,7 +313,7 @@ __global__ void classifyKernel(const std::uint32_t* __restrict__ offsets,
 
 // One warp per listed segment (kTileSegmentMax < n <= kWarpSegmentMax); persistent.
 template <class Key, class Value>
-__global__ void __launch_bounds__(kGroupThreads)
+__global__ void __launch_bounds__(Policy::kGroupThreads)
     warpSortKernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                      const Value* __restrict__ values_in, Value* __restrict__ values_out,
                      const std::uint32_t* __restrict__ offsets,
@@ -336,7 +335,7 @@ __global__ void __launch_bounds__(kGroupThreads)
 
 // One block per listed segment (kWarpSegmentMax < n <= kBlockSegmentMax); persistent.
 template <class Key, class Value>
-__global__ void __launch_bounds__(kGroupThreads)
+__global__ void __launch_bounds__(Policy::kGroupThreads)
     blockSortKernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                       const Value* __restrict__ values_in, Value* __restrict__ values_out,
                       const std::uint32_t* __restrict__ offsets,
@@ -349,7 +348,8 @@ __global__ void __launch_bounds__(kGroupThreads)
     const std::uint32_t s = list[i];
     const std::uint64_t b = offsets[s];
     const unsigned n = static_cast<unsigned>(offsets[s + 1] - b);
-    rankSegment<kGroupThreads>(keys, n, threadIdx.x, b, keys_in, keys_out, values_in, values_out);
+    rankSegment<Policy::kGroupThreads>(keys, n, threadIdx.x, b, keys_in, keys_out, values_in,
+                                       values_out);
   }
 }
 
@@ -369,10 +369,10 @@ void segmentedSortPairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
   const Launch& launch = ctx.launch();
   const cudaStream_t stream = ctx.stream();
 
-  tileSortKernel<Key, Value>
-      <<<cappedGrid(launch, (num_items + kTileItems - 1) / kTileItems), kTileThreads, 0, stream>>>(
-          keys_in, keys_out, values_in, values_out, num_items, num_segments, offsets,
-          deviceNumSegments);
+  const unsigned tile_grid = cappedGrid(launch, (num_items + kTileItems - 1) / kTileItems);
+  tileSortKernel<Key, Value><<<tile_grid, Policy::kTileThreads, 0, stream>>>(
+      keys_in, keys_out, values_in, values_out, num_items, num_segments, offsets,
+      deviceNumSegments);
   checkLaunch("tile_sort_kernel");
   const std::uint64_t longest = std::min(max_segment, num_items);
   if (longest <= kTileSegmentMax) return;
@@ -401,14 +401,15 @@ void segmentedSortPairs(DeviceContext& ctx, const Key* keys_in, Key* keys_out,
       blockList.as<std::uint32_t>(), large_begin, large_end, count);
   checkLaunch("classify_kernel");
   warpSortKernel<Key, Value>
-      <<<cappedGrid(launch, (warp_bound + kGroupWarps - 1) / kGroupWarps), kGroupThreads, 0,
+      <<<cappedGrid(launch, (warp_bound + kGroupWarps - 1) / kGroupWarps), Policy::kGroupThreads, 0,
          stream>>>(keys_in, keys_out, values_in, values_out, offsets, warpList.as<std::uint32_t>(),
                    count + kWarpCount);
   checkLaunch("warp_sort_kernel");
   if (block_bound > 0) {
-    blockSortKernel<Key, Value><<<cappedGrid(launch, block_bound), kGroupThreads, 0, stream>>>(
-        keys_in, keys_out, values_in, values_out, offsets, blockList.as<std::uint32_t>(),
-        count + kBlockCount);
+    blockSortKernel<Key, Value>
+        <<<cappedGrid(launch, block_bound), Policy::kGroupThreads, 0, stream>>>(
+            keys_in, keys_out, values_in, values_out, offsets, blockList.as<std::uint32_t>(),
+            count + kBlockCount);
     checkLaunch("block_sort_kernel");
   }
   if (large_bound == 0) return;

@@ -18,6 +18,7 @@
 #include "vm/bytecode/Disassembler.h"
 #include "core/NativeTable.h"
 #include "vm/bytecode/ModuleFile.h"
+#include "vm/bytecode/Verifier.h"
 
 namespace star {
 namespace {

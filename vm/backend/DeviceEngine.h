@@ -5,40 +5,14 @@
 // back the handles' shapes itself, since it owns them.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "vm/engine/EngineLayout.h"
+#include "vm/engine/EngineRun.h"
 
 namespace star {
 
-// A module flattened for the engine (EngineLayout.h's Program, as host arrays).
-struct EngineProgramImage {
-  std::vector<std::uint32_t> code;
-  std::vector<engine::FunctionInfo> functions;
-  std::vector<engine::ParamInfo> params;
-  std::vector<engine::OwnedReg> ownedRegs;
-  std::vector<engine::Word> constValue;
-  std::vector<std::uint64_t> constBits;
-  std::vector<std::uint64_t> constLength;
-  std::vector<engine::Word> constWords;
-  std::vector<engine::LoopInfo> loops;
-};
-
-// The interpreter's state between two instructions. The header's capacities for the stack,
-// frames and owned handles are what the VM asks for; the backend sets poolCap and handles.
-struct EngineRun {
-  engine::Header header{};
-  std::vector<engine::Word> stack;
-  std::vector<engine::Frame> frames;
-  std::vector<engine::Owned> owned;
-  std::vector<std::uint32_t> freeBits, freeTables;
-  std::vector<std::uint8_t> fixed;  // per handle (may be shorter than the handle table: 0 beyond)
-  std::vector<engine::Word> globals;
-  std::array<std::uint64_t, engine::kOpCounters> opCounts{};  // added to by each run (--stats)
-};
+// EngineProgramImage and EngineRun, the program and the state handed over: vm/engine/EngineRun.h.
 
 class DeviceEngine {
  public:

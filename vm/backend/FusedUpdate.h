@@ -1,7 +1,13 @@
 // The papers' update inside a parallel loop's plan, `v := COL(i, T); v := v op x; COL(i, T) := v`
 // (or with ROW; op AND, OR or XOR): three instructions a backend may run as one in-place pass
 // over column (row) i, the way the papers' hand-written kernel does. One matcher for every
-// executor, so that they agree on what they fuse.
+// executor, so that they agree on what they fuse, and for the device engine, which runs a loop
+// whose body is this update and nothing else itself (vm/interp/EngineLoops.cpp).
+//
+// The matcher reads only the plan's ops and liveOut, and compares operands only with sameOperand
+// (a table operand: by its handle). The engine's decision is made when a module is loaded, before
+// registers hold handles: it hands the matcher a plan whose operands carry register numbers in
+// slot, handle and value. Keep it so.
 #pragma once
 
 #include <cstddef>

@@ -18,6 +18,7 @@
 
 #include "vm/backend/Backend.h"
 #include "vm/bytecode/Opcodes.h"
+#include "vm/semantics/Scalar.h"
 
 namespace star {
 
@@ -65,17 +66,8 @@ struct ParallelPlan {
   std::vector<LiveOut> liveOut;
 };
 
-// What went wrong first: the fault of the lowest failing iteration.
-enum class FaultKind : std::uint8_t {
-  None,
-  Overflow,          // integer overflow in op (IADD, ISUB, IMUL, INEG, IDIV, IABS)
-  DivisionByZero,    // IDIV, IMOD
-  IndexRange,        // values: the index, the limit (BGET, BSET, TGETCOL, TSETCOL, TGETROW, TSETROW)
-  ComponentValue,    // BSET: values[0] is not 0 or 1
-  NotAnInteger,      // FTRUNC, FROUND: values[0] holds the real's bits
-  Raise,             // RAISE: values[0] is the message (a string index)
-};
-
+// What went wrong first: the fault of the lowest failing iteration (FaultKind: vm/semantics/Scalar.h,
+// where faults are detected).
 struct ParallelFault {
   FaultKind kind = FaultKind::None;
   std::int64_t iteration = 0;  // its index
@@ -99,29 +91,6 @@ class ParallelExecutor {
   virtual bool runParallel(const ParallelPlan& plan, ParallelOutcome& outcome) = 0;
 };
 
-// The instructions a plan may contain.
-inline constexpr bool isParallelOp(Op op) {
-  switch (op) {
-    case Op::LOADI: case Op::LOADK: case Op::MOVE:
-    case Op::IADD: case Op::ISUB: case Op::IMUL: case Op::IDIV: case Op::IMOD: case Op::INEG:
-    case Op::FADD: case Op::FSUB: case Op::FMUL: case Op::FDIV: case Op::FNEG: case Op::ITOF:
-    case Op::IEQ: case Op::INE: case Op::ILT: case Op::ILE: case Op::IGT: case Op::IGE:
-    case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE: case Op::FGT: case Op::FGE:
-    case Op::NOT: case Op::AND: case Op::OR: case Op::XOR:
-    case Op::JMP: case Op::JMPF: case Op::JMPT:
-    case Op::BCONST: case Op::BCOPY: case Op::BFILL: case Op::BAND: case Op::BOR: case Op::BXOR:
-    case Op::BNOT: case Op::BFRST: case Op::BFND: case Op::BSTEP: case Op::BNUMB: case Op::BSOME:
-    case Op::BGET: case Op::BSET: case Op::BLEN:
-    case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE:
-    case Op::TROWS: case Op::TCOLS: case Op::TGETCOL: case Op::TSETCOL: case Op::TGETROW:
-    case Op::TSETROW:
-    case Op::IABS: case Op::FABS: case Op::FSQRT: case Op::FEXP: case Op::FLN: case Op::FSIN:
-    case Op::FCOS: case Op::FATAN: case Op::FPOW: case Op::FTRUNC: case Op::FROUND:
-    case Op::RAISE:
-      return true;
-    default:
-      return false;
-  }
-}
+// The instructions a plan may contain: isParallelOp, a column of vm/bytecode/Opcodes.def.
 
 }  // namespace star

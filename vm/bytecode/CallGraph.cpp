@@ -2,27 +2,24 @@
 
 #include <string_view>
 
-#include "vm/bytecode/Opcodes.h"
+#include "vm/bytecode/Decode.h"
 
 namespace star {
 
 std::optional<std::vector<std::uint32_t>> calleesOf(const Module& m, std::uint32_t f) {
   if (f >= m.functions.size()) return std::nullopt;
-  const std::vector<std::uint32_t>& code = m.functions[f].code;
   std::vector<std::uint32_t> callees;
-  for (std::size_t pc = 0; pc < code.size();) {
-    if (code[pc] >= kOpCount) return std::nullopt;
-    const Op op = static_cast<Op>(code[pc]);
-    if (pc + instrSize(op) > code.size()) return std::nullopt;
-    const std::string_view shape = opInfo(op).shape;
+  bool inRange = true;
+  const DecodeStop stop = forEachInstruction(m.functions[f].code, [&](const Instr& in) {
+    const std::string_view shape = in.shape();
     for (std::size_t k = 0; k < shape.size(); ++k) {
       if (shape[k] != 'f') continue;
-      const std::uint32_t callee = code[pc + 1 + k];
-      if (callee >= m.functions.size()) return std::nullopt;
-      callees.push_back(callee);
+      const std::uint32_t callee = in.operands[k];
+      if (callee >= m.functions.size()) inRange = false;
+      else callees.push_back(callee);
     }
-    pc += instrSize(op);
-  }
+  });
+  if (stop.status != DecodeStatus::End || !inRange) return std::nullopt;
   return callees;
 }
 

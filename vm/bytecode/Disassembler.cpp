@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/Printable.h"
+#include "vm/bytecode/Decode.h"
 
 namespace star {
 namespace {
@@ -83,8 +84,8 @@ void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out
     out << ", body " << p.bodyBegin << ".." << p.bodyEnd << " (marked |), exit " << p.exit << "\n";
   }
   std::uint32_t lastLine = 0, lastFile = ~0u;
-  for (std::size_t pc = 0; pc < f.code.size();) {
-    Op op = static_cast<Op>(f.code[pc]);
+  for (const Instr& in : instructions(f.code)) {
+    const std::size_t pc = in.pc;
     SourceLoc loc = f.locs[pc];
     if (loc.line && (loc.line != lastLine || loc.file != lastFile)) {
       std::string text = sourceLine ? sourceLine(loc.file, loc.line) : "";
@@ -100,17 +101,16 @@ void disassembleFunction(const Module& m, std::uint32_t index, std::ostream& out
       lastLine = loc.line;
       lastFile = loc.file;
     }
-    const OpInfo& info = opInfo(op);
+    const OpInfo& info = opInfo(in.op);
     std::ostringstream line;
     bool inBody = false;
     for (const ParallelLoop& p : f.parallelLoops) inBody = inBody || (pc >= p.bodyBegin && pc < p.bodyEnd);
     line << (inBody ? " |" : "  ") << std::setw(5) << pc << "  " << std::left << std::setw(8) << info.name;
     for (std::size_t i = 0; i < info.shape.size(); ++i) {
       if (i) line << ", ";
-      line << operandText(m, info.shape[i], f.code[pc + 1 + i]);
+      line << operandText(m, info.shape[i], in.operands[i]);
     }
     out << line.str() << "\n";
-    pc += instrSize(op);
   }
 }
 

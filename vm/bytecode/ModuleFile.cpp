@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/NativeTable.h"
+#include "vm/bytecode/Verifier.h"
 
 namespace star {
 namespace {

@@ -9,7 +9,7 @@
 namespace star {
 
 enum class Op : std::uint8_t {
-#define OP(name, shape, access, doc) name,
+#define OP(name, shape, access, executor, flags, doc) name,
 #include "vm/bytecode/Opcodes.def"
   Count_
 };
@@ -18,19 +18,24 @@ inline constexpr std::uint32_t kOpCount = static_cast<std::uint32_t>(Op::Count_)
 // A register operand with this bit set names a global slot instead of a frame register.
 inline constexpr std::uint32_t kGlobalBit = 0x80000000u;
 
+// Who runs an instruction (Opcodes.def's executor column).
+enum class Executor : std::uint8_t { Scalar, HostMath, Leader, Team, Host };
+
 struct OpInfo {
   std::string_view name;
   std::string_view shape;   // operand letters, see Opcodes.def
   std::string_view access;  // per operand: - read, w written, u updated in part
+  Executor executor;
+  std::string_view flags;   // p f r and an index operand's digit, see Opcodes.def
   std::string_view doc;
 };
 
 inline constexpr OpInfo kOpInfo[] = {
-#define OP(name, shape, access, doc) {#name, shape, access, doc},
+#define OP(name, shape, access, executor, flags, doc) {#name, shape, access, Executor::executor, flags, doc},
 #include "vm/bytecode/Opcodes.def"
 };
 
-inline const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<std::uint32_t>(op)]; }
+constexpr const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<std::uint32_t>(op)]; }
 
 // Every access string has one letter per operand (checked when this header is compiled).
 constexpr bool accessMatchesShape() {
@@ -81,13 +86,60 @@ inline constexpr bool isRegisterShape(char c) {
          c == 'm' || c == 'w' || c == 'c' || c == 'o';
 }
 
+// ---- The predicates of Opcodes.def's executor and flags columns. Each is one bit of a 128-bit
+// mask built when this header is compiled, so that the device engine tests it without a branch.
+constexpr bool hasFlag(const OpInfo& i, char f) { return i.flags.find(f) != std::string_view::npos; }
+struct OpMask {
+  std::uint64_t lo = 0, hi = 0;
+};
+template <class Pred>
+constexpr OpMask opMask(Pred pred) {
+  OpMask m;
+  for (std::uint32_t o = 0; o < kOpCount; ++o)
+    if (pred(kOpInfo[o])) (o < 64 ? m.lo : m.hi) |= std::uint64_t{1} << (o % 64);
+  return m;
+}
+static_assert(kOpCount <= 128, "Opcodes.def: more opcodes than an OpMask holds");
+STAR_HD constexpr bool inMask(std::uint64_t lo, std::uint64_t hi, Op op) {
+  const auto o = static_cast<std::uint32_t>(op);
+  return ((o < 64 ? lo >> o : hi >> (o - 64)) & 1) != 0;
+}
+// Plain integers, which device code may read (a constexpr object it may not).
+#define STAR_OP_MASK(name, pred)                                 \
+  inline constexpr std::uint64_t name##Lo = opMask(pred).lo;     \
+  inline constexpr std::uint64_t name##Hi = opMask(pred).hi;
+STAR_OP_MASK(kTeamOps, [](const OpInfo& i) { return i.executor == Executor::Team; })
+STAR_OP_MASK(kHostMathOps, [](const OpInfo& i) { return i.executor == Executor::HostMath; })
+STAR_OP_MASK(kHostOps, [](const OpInfo& i) { return i.executor == Executor::Host; })
+STAR_OP_MASK(kParallelOps, [](const OpInfo& i) { return hasFlag(i, 'p'); })
+STAR_OP_MASK(kFaultingOps, [](const OpInfo& i) { return hasFlag(i, 'f'); })
+STAR_OP_MASK(kBitReadingOps, [](const OpInfo& i) { return hasFlag(i, 'r'); })
+#undef STAR_OP_MASK
+
+// The instructions every thread of the device engine's team takes part in: they write the bits
+// of values or reduce them. The leader runs the others alone (they may read bits: earlier steps
+// made them visible).
+STAR_HD constexpr bool isTeamOp(Op op) { return inMask(kTeamOpsLo, kTeamOpsHi, op); }
 // The transcendental functions: computed by the host's C library on every engine, so that a
 // result is the same bits whatever runs the program (a GPU's exp, log, sin, cos, atan and pow
 // differ from it in the last bit for some arguments). The device engine hands them to the host;
 // the GPU's parallel-loop kernel leaves loops that hold them to the host's sequential run.
-STAR_HD constexpr bool isHostMathOp(Op op) {
-  return op == Op::FEXP || op == Op::FLN || op == Op::FSIN || op == Op::FCOS || op == Op::FATAN ||
-         op == Op::FPOW;
+STAR_HD constexpr bool isHostMathOp(Op op) { return inMask(kHostMathOpsLo, kHostMathOpsHi, op); }
+// The instructions the device engine always hands back (not worth a launch).
+STAR_HD constexpr bool isHostOp(Op op) { return inMask(kHostOpsLo, kHostOpsHi, op); }
+// The instructions a parallel loop's plan may contain.
+STAR_HD constexpr bool isParallelOp(Op op) { return inMask(kParallelOpsLo, kParallelOpsHi, op); }
+// Whether the result can fault on its operands' values (index faults aside).
+STAR_HD constexpr bool canFault(Op op) { return inMask(kFaultingOpsLo, kFaultingOpsHi, op); }
+// The instructions the engine's leader runs alone that read the bits of values. In a grid,
+// another block may be ahead, already in the next instruction on the bits: that one must wait
+// until every block's leader has read (EngineCore's pendingReads_).
+STAR_HD constexpr bool leaderReadsBits(Op op) { return inMask(kBitReadingOpsLo, kBitReadingOpsHi, op); }
+// The operand of op that holds a 1-based index into a vector or table; -1 when none.
+constexpr int indexOperand(Op op) {
+  for (char c : opInfo(op).flags)
+    if (c >= '0' && c <= '9') return c - '0';
+  return -1;
 }
 
 // Tags of WRITE and of module values.

@@ -7,13 +7,16 @@
 // "polymorphic" and are tracked instruction by instruction inside each basic block, starting
 // unknown at every block entry (the code generator writes and consumes them in one block: call
 // arguments). A register that is only ever written with scalars stays a scalar everywhere.
+#include "vm/bytecode/Verifier.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "core/NativeTable.h"
 #include "core/Printable.h"
-#include "vm/bytecode/ModuleFile.h"
+#include "vm/bytecode/ControlFlow.h"
+#include "vm/bytecode/Decode.h"
 
 namespace star {
 namespace {
@@ -84,6 +87,7 @@ class FunctionVerifier {
     frame();
     boundaries();
     operands();
+    blocks();
     kinds();
     loops();
   }
@@ -123,30 +127,28 @@ class FunctionVerifier {
       if (l.file >= m_.files.size() && !m_.files.empty()) fail(f_, 0, "source file index out of range");
   }
 
-  // Instruction boundaries and block leaders.
+  // Instruction boundaries.
   void boundaries() {
     starts_.assign(f_.code.size() + 1, 0);
-    leader_.assign(f_.code.size() + 1, 0);
-    std::size_t pc = 0;
     Op last = Op::HALT;
-    while (pc < f_.code.size()) {
-      if (f_.code[pc] >= kOpCount) fail(f_, pc, "unknown opcode " + std::to_string(f_.code[pc]));
-      last = static_cast<Op>(f_.code[pc]);
-      starts_[pc] = 1;
-      pc += instrSize(last);
-    }
-    if (pc != f_.code.size()) fail(f_, pc, "truncated instruction");
+    const DecodeStop stop = forEachInstruction(f_.code, [&](const Instr& in) {
+      starts_[in.pc] = 1;
+      last = in.op;
+    });
+    if (stop.status == DecodeStatus::UnknownOpcode)
+      fail(f_, stop.pc, "unknown opcode " + std::to_string(f_.code[stop.pc]));
+    if (stop.status == DecodeStatus::Truncated) fail(f_, stop.instr.next(), "truncated instruction");
     if (f_.code.empty() || (last != Op::RET && last != Op::HALT && last != Op::JMP))
       fail(f_, f_.code.size(), "function does not end in RET, HALT or JMP");
-    leader_[0] = 1;
   }
 
   // Operand ranges.
   void operands() {
-    for (std::size_t pc = 0; pc < f_.code.size(); pc += instrSize(op(pc))) {
-      std::string_view shape = opInfo(op(pc)).shape;
+    for (const Instr& in : instructions(f_.code)) {
+      const std::size_t pc = in.pc;
+      std::string_view shape = in.shape();
       for (std::size_t i = 0; i < shape.size(); ++i) {
-        std::uint32_t v = f_.code[pc + 1 + i];
+        std::uint32_t v = in.operands[i];
         char c = shape[i];
         if (isRegisterShape(c)) {
           if (v & kGlobalBit) {
@@ -163,8 +165,6 @@ class FunctionVerifier {
             break;
           case 'j':
             if (v >= f_.code.size() || !starts_[v]) fail(f_, pc, "jump target is not an instruction");
-            leader_[v] = 1;
-            leader_[pc + instrSize(op(pc))] = 1;
             break;
           case 'f':
             if (v >= m_.functions.size()) fail(f_, pc, "function index out of range");
@@ -183,19 +183,28 @@ class FunctionVerifier {
             break;
         }
       }
-      if (op(pc) == Op::CALL) {
-        const Function& callee = m_.functions[f_.code[pc + 1]];
-        std::uint64_t base = f_.code[pc + 2];
+      if (in.op == Op::CALL) {
+        const Function& callee = m_.functions[in.operands[0]];
+        std::uint64_t base = in.operands[1];
         if (base + std::max<std::size_t>(callee.params.size(), 1) > f_.numRegs)
           fail(f_, pc, "call arguments exceed the register file");
       }
-      if (op(pc) == Op::LOADK) {
-        ValueTag tag = m_.constants[f_.code[pc + 2]].tag;
+      if (in.op == Op::LOADK) {
+        ValueTag tag = m_.constants[in.operands[1]].tag;
         if (tag == ValueTag::Bits || tag == ValueTag::Table) fail(f_, pc, "LOADK of a word constant");
       }
-      if (op(pc) == Op::BCONST && m_.constants[f_.code[pc + 2]].tag != ValueTag::Bits)
+      if (in.op == Op::BCONST && m_.constants[in.operands[1]].tag != ValueTag::Bits)
         fail(f_, pc, "BCONST of a constant that is not a word");
     }
+  }
+
+  // Block leaders (ControlFlow.h), once jump targets are known to be instructions. A block here
+  // starts at offset 0, at a jump target and after a jump, not after RET or HALT: code there that
+  // no jump reaches is never run, and the verifier has always checked it with the kinds left
+  // before the RET (it rejects no more modules than it did, and counts blocks as it did).
+  void blocks() {
+    leader_ = blockLeaders(f_.code);
+    for (std::uint8_t& l : leader_) l = (l & ~kLeaderAfterEnd) != 0 ? 1 : 0;
   }
 
   // Register kinds (see the comment at the top of the file).
@@ -206,11 +215,11 @@ class FunctionVerifier {
     std::size_t polyCount = 0;
     for (bool changed = true; changed;) {
       changed = false;
-      for (std::size_t pc = 0; pc < f_.code.size(); pc += instrSize(op(pc))) {
-        if (op(pc) != Op::MOVE && op(pc) != Op::MKREF) continue;
-        std::uint32_t dst = f_.code[pc + 1];
+      for (const Instr& in : instructions(f_.code)) {
+        if (in.op != Op::MOVE && in.op != Op::MKREF) continue;
+        std::uint32_t dst = in.operands[0];
         if ((dst & kGlobalBit) || fixed_[dst] != Kind::Unknown || poly_[dst]) continue;
-        if (op(pc) == Op::MOVE && alwaysScalar(f_.code[pc + 2])) continue;
+        if (in.op == Op::MOVE && alwaysScalar(in.operands[1])) continue;
         poly_[dst] = 1;
         ++polyCount;
         changed = true;
@@ -222,10 +231,10 @@ class FunctionVerifier {
     for (std::uint32_t r = 0; r < f_.numRegs; ++r)
       if (poly_[r]) polyRegs.push_back(r);
     std::vector<Kind> state(f_.numRegs, Kind::Unknown);
-    for (std::size_t pc = 0; pc < f_.code.size(); pc += instrSize(op(pc))) {
-      if (leader_[pc])  // a polymorphic register's kind is not known across blocks
+    for (const Instr& in : instructions(f_.code)) {
+      if (leader_[in.pc])  // a polymorphic register's kind is not known across blocks
         for (std::uint32_t r : polyRegs) state[r] = Kind::Unknown;
-      instruction(pc, state);
+      instruction(in, state);
     }
   }
 
@@ -238,11 +247,12 @@ class FunctionVerifier {
   // (The VM checks what running a body in parallel needs each time it does.)
   void loops() {
     std::vector<std::uint8_t> named(f_.parallelLoops.size(), 0);
-    for (std::size_t pc = 0; pc < f_.code.size(); pc += instrSize(op(pc)))
-      if (op(pc) == Op::PFOR) {
-        const ParallelLoop& l = f_.parallelLoops[f_.code[pc + 1]];
+    for (const Instr& in : instructions(f_.code))
+      if (in.op == Op::PFOR) {
+        const std::size_t pc = in.pc;
+        const ParallelLoop& l = f_.parallelLoops[in.operands[0]];
         auto boundary = [&](std::uint32_t at) { return at == f_.code.size() || (at < f_.code.size() && starts_[at]); };
-        if (named[f_.code[pc + 1]]++) fail(f_, pc, "a parallel loop named twice");
+        if (named[in.operands[0]]++) fail(f_, pc, "a parallel loop named twice");
         if (!(pc < l.bodyBegin && l.bodyBegin <= l.bodyEnd && l.bodyEnd <= l.exit) ||
             !boundary(l.bodyBegin) || !boundary(l.bodyEnd) || !boundary(l.exit))
           fail(f_, pc, "parallel loop code ranges out of order");
@@ -288,10 +298,11 @@ class FunctionVerifier {
     else if (k != Kind::Scalar) fail(f_, pc, "cannot store " + std::string(kindName(k)) + " in " + regName(operand));
   }
 
-  void instruction(std::size_t pc, std::vector<Kind>& state) {
-    const Op o = op(pc);
-    const std::uint32_t* a = &f_.code[pc + 1];
-    std::string_view shape = opInfo(o).shape;
+  void instruction(const Instr& in, std::vector<Kind>& state) {
+    const std::size_t pc = in.pc;
+    const Op o = in.op;
+    const std::uint32_t* a = in.operands;
+    std::string_view shape = in.shape();
     switch (o) {
       case Op::MOVE:
         write(pc, a[0], currentKind(a[1], state), state);
@@ -327,7 +338,6 @@ class FunctionVerifier {
     }
   }
 
-  Op op(std::size_t pc) const { return static_cast<Op>(f_.code[pc]); }
   static std::string regName(std::uint32_t operand) {
     return operand & kGlobalBit ? "G" + std::to_string(operand & ~kGlobalBit) : "R" + std::to_string(operand);
   }

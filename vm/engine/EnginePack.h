@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
-#include "vm/backend/DeviceEngine.h"
 #include "vm/engine/EngineLayout.h"
+#include "vm/engine/EngineRun.h"
 
 namespace star::engine {
 

@@ -5,6 +5,7 @@
 // then hands over again.
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <ostream>
 
 #include "core/MemoryLimit.h"
@@ -75,17 +76,7 @@ EngineStats EngineStats::since(const EngineStats& before) const {
 void Interpreter::enableDeviceEngine(bool on) { engine_ = on ? backend_.deviceEngine() : nullptr; }
 
 // The instructions the engine always hands back are not worth a launch.
-bool Interpreter::deviceRuns(Op op) {
-  switch (op) {
-    case Op::WRITE: case Op::WRITELN: case Op::PSTR: case Op::STOI: case Op::STOF:
-    case Op::TLOAD: case Op::TSAVE: case Op::TLOADG: case Op::TLOADE: case Op::TLOADN: case Op::TSAVEN:
-    case Op::TSAVEP: case Op::BSAVEP:
-    case Op::RAISE: case Op::HALT:
-      return false;
-    default:
-      return !isHostMathOp(op);
-  }
-}
+bool Interpreter::deviceRuns(Op op) { return !isHostOp(op) && !isHostMathOp(op); }
 
 void Interpreter::loadProgram(const Module& m) {
   EngineProgramImage img;
@@ -152,7 +143,7 @@ bool Interpreter::mayReachEngineLoops() const {
 void Interpreter::growPoolsForEngine() {
   constexpr std::uint64_t kRoomBits = 256;
   std::size_t ownedTables = 0;
-  for (const auto& [handle, kind] : owned_) ownedTables += kind == SlotKind::Table;
+  for (const Owned& o : owned_) ownedTables += static_cast<SlotKind>(o.kind) == SlotKind::Table;
   const std::size_t moreBits = std::max<std::size_t>(64, owned_.size() - ownedTables);
   const std::size_t moreTables = std::max<std::size_t>(16, ownedTables);
   auto track = [&](Handle h) {
@@ -181,28 +172,35 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
                               std::uint32_t& pc) {
   if (engineModule_ != &m || engineModuleKey_ != moduleKey(m)) loadProgram(m);
   if (engineWantsStorage_) growPoolsForEngine();
+  // The hand-over: the frames, owned handles, pools and fixed flags are the engine's own types,
+  // moved in and back (also when the engine throws); registers and globals are copied as memory.
+  static_assert(sizeof(Value) == sizeof(engine::Word));
   EngineRun r;
   engine::Header& h = r.header;
   h.function = frames_.back().function;
   h.pc = pc;
   h.base = base_;
   r.stack.resize(stack_.size());
-  for (std::size_t i = 0; i < stack_.size(); ++i) r.stack[i] = stack_[i].u;
-  r.frames.reserve(frames_.size());
-  for (const Frame& f : frames_)
-    r.frames.push_back({f.function, f.pc, f.resultDst, 0, f.base, f.ownedBegin});
-  r.owned.reserve(owned_.size());
-  for (const auto& [handle, kind] : owned_) r.owned.push_back({handle, static_cast<std::uint32_t>(kind)});
-  r.freeBits = freeBits_;
-  r.freeTables = freeTables_;
-  r.fixed = fixed_;
+  if (!stack_.empty()) std::memcpy(r.stack.data(), stack_.data(), stack_.size() * sizeof(Value));
   r.globals.resize(globals_.size());
-  for (std::size_t g = 0; g < globals_.size(); ++g) r.globals[g] = globals_[g].u;
+  if (!globals_.empty()) std::memcpy(r.globals.data(), globals_.data(), globals_.size() * sizeof(Value));
+  struct Lent {
+    Interpreter& vm;
+    EngineRun& run;
+    void swap() {
+      std::swap(vm.frames_, run.frames);
+      std::swap(vm.owned_, run.owned);
+      std::swap(vm.freeBits_, run.freeBits);
+      std::swap(vm.freeTables_, run.freeTables);
+      std::swap(vm.fixed_, run.fixed);
+    }
+    ~Lent() { swap(); }
+  };
   h.stackSize = r.stack.size();
-  h.frames = r.frames.size();
-  h.owned = r.owned.size();
-  h.freeBits = r.freeBits.size();
-  h.freeTables = r.freeTables.size();
+  h.frames = frames_.size();
+  h.owned = owned_.size();
+  h.freeBits = freeBits_.size();
+  h.freeTables = freeTables_.size();
   // Room to grow on the device before the host must step in.
   h.stackCap = h.stackSize + std::max<std::uint64_t>(h.stackSize, 1u << 15);
   h.framesCap = h.frames + std::max<std::uint64_t>(h.frames, 256);
@@ -219,18 +217,15 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   if ((h.flags & engine::kFlagParallelLoops) && mayReachEngineLoops()) h.flags |= engine::kFlagEngineLoopsReachable;
   h.pollsToCheck = engine::kPollsPerCheck;
 
-  engine_->run(r);
+  {
+    Lent lent{*this, r};
+    lent.swap();
+    engine_->run(r);
+  }
 
   stack_.resize(r.stack.size());
-  for (std::size_t i = 0; i < r.stack.size(); ++i) stack_[i].u = r.stack[i];
-  frames_.clear();
-  for (const engine::Frame& f : r.frames) frames_.push_back({f.function, f.base, f.pc, f.resultDst, f.ownedBegin});
-  owned_.clear();
-  for (const engine::Owned& o : r.owned) owned_.emplace_back(o.handle, static_cast<SlotKind>(o.kind));
-  freeBits_ = std::move(r.freeBits);
-  freeTables_ = std::move(r.freeTables);
-  fixed_ = std::move(r.fixed);
-  for (std::size_t g = 0; g < globals_.size(); ++g) globals_[g].u = r.globals[g];
+  if (!stack_.empty()) std::memcpy(stack_.data(), r.stack.data(), stack_.size() * sizeof(Value));
+  if (!globals_.empty()) std::memcpy(globals_.data(), r.globals.data(), globals_.size() * sizeof(Value));
   base_ = h.base;
   budgetLeft_ = h.budgetLeft;
 

@@ -1,5 +1,9 @@
 #include "vm/interp/EngineLoops.h"
 
+#include <optional>
+#include <string_view>
+
+#include "vm/backend/FusedUpdate.h"
 #include "vm/bytecode/CallGraph.h"
 
 namespace star {
@@ -9,6 +13,41 @@ static_assert(static_cast<std::uint32_t>(LoopForm::Forall) == 1 &&
                   static_cast<std::uint32_t>(LoopForm::SomeStep) == 3 &&
                   static_cast<std::uint32_t>(LoopForm::ForIf) == 4,
               "EngineCore.h's kForall..kForIf");
+
+namespace {
+
+// The body as fusedUpdateAt reads a plan, before any register has a value: a register operand is
+// Private or Shared with its register in slot, handle and value alike (the loop variable read as a
+// scalar: Index, as the interpreter's plans have it), so that two operands, or two tables'
+// handles, are the same exactly when they name the same register.
+ParallelPlan registerPlan(const ParallelBody& body, const ParallelLoop& loop) {
+  ParallelPlan plan;
+  auto isPrivate = [&](std::uint32_t r) {
+    for (const ParallelBody::Private& p : body.privates)
+      if (p.reg == r) return true;
+    return false;
+  };
+  for (const ParallelBody::Op& bo : body.ops) {
+    PlanOp po;
+    po.op = bo.op;
+    po.pc = bo.pc;
+    po.target = bo.target;
+    const std::string_view shape = opInfo(bo.op).shape;
+    for (std::size_t k = 0; k < shape.size() && k < 4; ++k) {
+      const std::uint32_t r = bo.operand[k];
+      const char c = shape[k];
+      if (!isRegisterShape(c)) po.a[k] = {Source::None, 0, kNoHandle, r};
+      else if (r == loop.index && c != 'b' && c != 'T') po.a[k] = {Source::Index, 0, kNoHandle, 0};
+      else po.a[k] = {isPrivate(r) ? Source::Private : Source::Shared, r, static_cast<Handle>(r), r};
+    }
+    plan.ops.push_back(po);
+  }
+  for (const ParallelBody::Private& p : body.privates)
+    if (p.liveOut) plan.liveOut.push_back({p.kind == SlotKind::Bits, p.reg, kNoHandle});
+  return plan;
+}
+
+}  // namespace
 
 engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop) {
   engine::LoopInfo info{};
@@ -20,32 +59,18 @@ engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop
   info.last = loop.last;
   info.exit = loop.exit;
   info.indexLiveOut = body.indexLiveOut ? 1 : 0;
+  // The engine runs a body that is the update and nothing else, with v its one private.
   if (!body.ok || body.ops.size() != 3 || body.privates.size() != 1) return info;
-  const ParallelBody::Private& v = body.privates[0];
-  if (v.kind != SlotKind::Bits) return info;
-  const ParallelBody::Op &get = body.ops[0], &update = body.ops[1], &set = body.ops[2];
-  const bool cols = get.op == Op::TGETCOL && set.op == Op::TSETCOL;
-  const bool rows = get.op == Op::TGETROW && set.op == Op::TSETROW;
-  if (!(cols || rows)) return info;
-  if (update.op != Op::BAND && update.op != Op::BOR && update.op != Op::BXOR) return info;
-  // TGETCOL v, T, i; op v, v, x (or v, x, v); TSETCOL T, i, v
-  if (get.operand[0] != v.reg || get.operand[2] != loop.index) return info;
-  if (set.operand[0] != get.operand[1] || set.operand[1] != loop.index || set.operand[2] != v.reg)
-    return info;
-  if (update.operand[0] != v.reg) return info;
-  std::uint32_t x;
-  if (update.operand[1] == v.reg && update.operand[2] != v.reg)
-    x = update.operand[2];
-  else if (update.operand[2] == v.reg && update.operand[1] != v.reg)
-    x = update.operand[1];
-  else
-    return info;
-  info.kind = cols ? engine::kLoopColumns : engine::kLoopRows;
-  info.table = get.operand[1];
-  info.update = x;
-  info.temp = v.reg;
-  info.op = static_cast<std::uint32_t>(update.op);
-  info.tempLiveOut = v.liveOut ? 1 : 0;
+  if (body.privates[0].kind != SlotKind::Bits) return info;
+  const ParallelPlan plan = registerPlan(body, loop);
+  const std::optional<FusedUpdate> u = fusedUpdateAt(plan, 0);
+  if (!u) return info;
+  info.kind = u->columns ? engine::kLoopColumns : engine::kLoopRows;
+  info.table = u->table;                              // registers: see registerPlan
+  info.update = static_cast<std::uint32_t>(u->x->value);
+  info.temp = u->v->slot;
+  info.op = static_cast<std::uint32_t>(u->op);
+  info.tempLiveOut = u->keep ? 1 : 0;
   return info;
 }
 

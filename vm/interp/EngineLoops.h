@@ -12,7 +12,8 @@ namespace star {
 
 // The loop as the engine sees it: kind kLoopColumns or kLoopRows for a body that is exactly the
 // update `v := COL(i, T); v := v op x; COL(i, T) := v` (or with ROW; op AND, OR or XOR, x not v),
-// with v private to an iteration; kLoopHost for every other body.
+// with v its one private, as the executors' matcher finds it in a plan (fusedUpdateAt,
+// vm/backend/FusedUpdate.h; here its operands compare by register); kLoopHost for every other body.
 engine::LoopInfo engineLoopOf(const ParallelBody& body, const ParallelLoop& loop);
 
 // Per function of m: whether a call of it may run a parallel loop the engine runs itself (one of

@@ -37,4 +37,13 @@ std::string wholeMessage(const char* name, double x) {
   return std::string(name) + "(" + shortestText(x) + "): the result does not fit in 64 bits";
 }
 
+std::string scalarFaultMessage(Op op, FaultKind kind, std::uint64_t x) {
+  switch (kind) {
+    case FaultKind::Overflow: return overflowMessage(op);
+    case FaultKind::DivisionByZero: return "division by zero";
+    case FaultKind::NotAnInteger: return wholeMessage(op == Op::FTRUNC ? "TRUNC" : "ROUND", realFromBits(x));
+    default: return "invalid operation";  // no scalar operation faults otherwise
+  }
+}
+
 }  // namespace star

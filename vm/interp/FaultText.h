@@ -6,6 +6,7 @@
 #include <string>
 
 #include "vm/bytecode/Opcodes.h"
+#include "vm/semantics/Scalar.h"
 
 namespace star {
 
@@ -18,5 +19,8 @@ const char* indexWhat(Op op);
 std::string componentMessage(std::int64_t v);
 // TRUNC and ROUND of a real that has no 64-bit integer value (nan, infinities, too large).
 std::string wholeMessage(const char* name, double x);
+// The message of a scalar operation's fault (vm/semantics/ScalarOps.h): overflow, division by
+// zero, a real with no integer value; x is the first operand's word.
+std::string scalarFaultMessage(Op op, FaultKind kind, std::uint64_t x);
 
 }  // namespace star

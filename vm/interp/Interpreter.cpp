@@ -15,6 +15,7 @@
 #include "core/MemoryLimit.h"
 #include "vm/interp/FaultText.h"
 #include "vm/natives/NativeCall.h"
+#include "vm/semantics/ScalarOps.h"
 #include "vm/interp/StringPool.h"
 #include "vm/io/BitBlocks.h"
 #include "vm/io/GraphFiles.h"
@@ -34,15 +35,6 @@ struct Fault : std::runtime_error {
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
 const std::string kEmpty;
-
-// TRUNC and ROUND: a whole double as an integer, if it is one that fits in 64 bits.
-std::int64_t wholeToInteger(double whole, double x, const char* name) {
-  if (std::isnan(x)) throw Fault(wholeMessage(name, x));
-  // 2^63 is exact as a double; every double below it in magnitude converts exactly.
-  if (!(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
-    throw Fault(wholeMessage(name, x));
-  return static_cast<std::int64_t>(whole);
-}
 
 }  // namespace
 
@@ -152,7 +144,7 @@ void Interpreter::pushFrame(const Module& m, std::uint32_t fnIndex, std::size_t 
     Value arg = stack_[argBase + i];
     if (!p.byRef && (p.kind == SlotKind::Bits || p.kind == SlotKind::Table)) {
       Handle h = acquire(p.kind);
-      owned_.emplace_back(h, p.kind);
+      owned_.push_back({h, static_cast<std::uint32_t>(p.kind)});
       if (p.kind == SlotKind::Bits) backend_.copyBits(h, static_cast<Handle>(arg.u));
       else backend_.copyTable(h, static_cast<Handle>(arg.u));
       stack_[base + i].u = h;
@@ -162,16 +154,16 @@ void Interpreter::pushFrame(const Module& m, std::uint32_t fnIndex, std::size_t 
   }
   for (auto& [r, kind] : fn.ownedRegs) {
     Handle h = acquire(kind);
-    owned_.emplace_back(h, kind);
+    owned_.push_back({h, static_cast<std::uint32_t>(kind)});
     stack_[base + r].u = h;
   }
-  frames_.push_back({fnIndex, base, 0, resultDst, ownedBegin});
+  frames_.push_back({fnIndex, 0, resultDst, 0, base, ownedBegin});
   base_ = base;
 }
 
 void Interpreter::popFrame(const Module&) {
   Frame& f = frames_.back();
-  for (std::size_t i = f.ownedBegin; i < owned_.size(); ++i) release(owned_[i].first, owned_[i].second);
+  for (std::size_t i = f.ownedBegin; i < owned_.size(); ++i) release(owned_[i].handle, static_cast<SlotKind>(owned_[i].kind));
   owned_.resize(f.ownedBegin);
   stack_.resize(f.base);
   frames_.pop_back();
@@ -450,68 +442,25 @@ void Interpreter::execute(const Module& m) {
           break;
         }
         case Op::MOVE: reg(a[0]) = reg(a[1]); break;
-        case Op::IADD: {
-          std::int64_t r;
-          if (__builtin_add_overflow(I(1), I(2), &r)) throw Fault(overflowMessage(Op::IADD));
-          reg(a[0]).i = r;
-          break;
-        }
-        case Op::ISUB: {
-          std::int64_t r;
-          if (__builtin_sub_overflow(I(1), I(2), &r)) throw Fault(overflowMessage(Op::ISUB));
-          reg(a[0]).i = r;
-          break;
-        }
-        case Op::IMUL: {
-          std::int64_t r;
-          if (__builtin_mul_overflow(I(1), I(2), &r)) throw Fault(overflowMessage(Op::IMUL));
-          reg(a[0]).i = r;
-          break;
-        }
-        case Op::IDIV:
-        case Op::IMOD: {
-          std::int64_t x = I(1), y = I(2);
-          if (y == 0) throw Fault("division by zero");
-          if (x == std::numeric_limits<std::int64_t>::min() && y == -1) {
-            if (op == Op::IDIV) throw Fault(overflowMessage(Op::IDIV));
-            reg(a[0]).i = 0;
-          } else {
-            reg(a[0]).i = op == Op::IDIV ? x / y : x % y;
-          }
-          break;
-        }
-        case Op::INEG:
-          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault(overflowMessage(Op::INEG));
-          reg(a[0]).i = -I(1);
-          break;
-        case Op::FADD: reg(a[0]).f = starNaN(F(1) + F(2), F(1), F(2)); break;
-        case Op::FSUB: reg(a[0]).f = starNaN(F(1) - F(2), F(1), F(2)); break;
-        case Op::FMUL: reg(a[0]).f = starNaN(F(1) * F(2), F(1), F(2)); break;
-        case Op::FDIV: reg(a[0]).f = starNaN(F(1) / F(2), F(1), F(2)); break;
-        case Op::FNEG: reg(a[0]).f = starNeg(F(1)); break;
-        case Op::ITOF: reg(a[0]).f = static_cast<double>(I(1)); break;
-        case Op::IEQ: reg(a[0]).i = I(1) == I(2); break;
-        case Op::INE: reg(a[0]).i = I(1) != I(2); break;
-        case Op::ILT: reg(a[0]).i = I(1) < I(2); break;
-        case Op::ILE: reg(a[0]).i = I(1) <= I(2); break;
-        case Op::IGT: reg(a[0]).i = I(1) > I(2); break;
-        case Op::IGE: reg(a[0]).i = I(1) >= I(2); break;
-        case Op::FEQ: reg(a[0]).i = F(1) == F(2); break;
-        case Op::FNE: reg(a[0]).i = F(1) != F(2); break;
-        case Op::FLT: reg(a[0]).i = F(1) < F(2); break;
-        case Op::FLE: reg(a[0]).i = F(1) <= F(2); break;
-        case Op::FGT: reg(a[0]).i = F(1) > F(2); break;
-        case Op::FGE: reg(a[0]).i = F(1) >= F(2); break;
+        // The scalar operations (vm/semantics/ScalarOps.h): one case each, from Opcodes.def.
+#define STAR_SCALAR_CASE(name)                                                                   \
+  case Op::name: {                                                                               \
+    const std::uint64_t x = reg(a[1]).u, y = operandCount(Op::name) > 2 ? reg(a[2]).u : 0;       \
+    std::uint64_t r;                                                                             \
+    const FaultKind fault = scalarOp<Op::name>(x, y, r);                                         \
+    if (fault != FaultKind::None) [[unlikely]]                                                   \
+      throw Fault(scalarFaultMessage(Op::name, fault, x));                                       \
+    reg(a[0]).u = r;                                                                             \
+    break;                                                                                       \
+  }
+#define STAR_HOST_MATH_CASE(name) STAR_SCALAR_CASE(name)
+#include "vm/semantics/ScalarCases.inc"
         case Op::SEQ:
         case Op::SNE: {
           bool eq = text(reg(a[1])) == text(reg(a[2]));
           reg(a[0]).i = op == Op::SEQ ? eq : !eq;
           break;
         }
-        case Op::NOT: reg(a[0]).i = !I(1); break;
-        case Op::AND: reg(a[0]).i = I(1) && I(2); break;
-        case Op::OR: reg(a[0]).i = I(1) || I(2); break;
-        case Op::XOR: reg(a[0]).i = (I(1) != 0) != (I(2) != 0); break;
 
         // ---- control
         // Loops end in a backward jump: that is where an interrupt (Ctrl-C) is noticed.
@@ -806,20 +755,6 @@ void Interpreter::execute(const Module& m) {
           backend_.writeBits(d, static_cast<std::uint64_t>(k), scratch_.data());
           break;
         }
-        case Op::FSQRT: reg(a[0]).f = starNaN(std::sqrt(F(1)), F(1), F(1)); break;
-        case Op::FEXP: reg(a[0]).f = std::exp(F(1)); break;
-        case Op::FLN: reg(a[0]).f = std::log(F(1)); break;
-        case Op::FSIN: reg(a[0]).f = std::sin(F(1)); break;
-        case Op::FCOS: reg(a[0]).f = std::cos(F(1)); break;
-        case Op::FATAN: reg(a[0]).f = std::atan(F(1)); break;
-        case Op::FPOW: reg(a[0]).f = std::pow(F(1), F(2)); break;
-        case Op::FABS: reg(a[0]).f = starAbs(F(1)); break;
-        case Op::IABS:
-          if (I(1) == std::numeric_limits<std::int64_t>::min()) throw Fault(overflowMessage(Op::IABS));
-          reg(a[0]).i = I(1) < 0 ? -I(1) : I(1);
-          break;
-        case Op::FTRUNC: reg(a[0]).i = wholeToInteger(std::trunc(F(1)), F(1), "TRUNC"); break;
-        case Op::FROUND: reg(a[0]).i = wholeToInteger(std::round(F(1)), F(1), "ROUND"); break;
         case Op::STOF: {
           const std::string& s = text(reg(a[1]));
           double x = 0;

@@ -16,6 +16,7 @@
 #include "core/SourceLoc.h"
 #include "vm/backend/Backend.h"
 #include "vm/engine/EngineLayout.h"
+#include "vm/engine/EngineRun.h"
 #include "vm/bytecode/Module.h"
 #include "vm/interp/ParallelBody.h"
 
@@ -62,7 +63,6 @@ struct EngineStats {
 };
 
 class DeviceEngine;
-struct EngineProgramImage;
 
 class Interpreter {
  public:
@@ -127,13 +127,12 @@ class Interpreter {
   }
 
  private:
-  struct Frame {
-    std::uint32_t function;
-    std::size_t base;     // first register in stack_
-    std::uint32_t pc;     // where to continue (saved on call)
-    std::uint32_t resultDst;  // caller's operand for a function result
-    std::size_t ownedBegin;   // first entry of this frame in owned_
-  };
+  // The device engine's layout (vm/engine/EngineLayout.h), so that a hand-over moves these
+  // vectors instead of converting them: function, pc (where the caller goes on), resultDst (the
+  // caller's operand for a function result), base (first register in stack_), ownedBegin (first
+  // entry of the frame in owned_).
+  using Frame = engine::Frame;
+  using Owned = engine::Owned;  // a handle a live frame owns, and its SlotKind
 
   void execute(const Module& m);
   Value& reg(std::uint32_t operand) {
@@ -176,7 +175,7 @@ class Interpreter {
   std::vector<SlotKind> globalKinds_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
-  std::vector<std::pair<Handle, SlotKind>> owned_;  // handles owned by live frames
+  std::vector<Owned> owned_;                        // handles owned by live frames
   std::vector<Handle> freeBits_, freeTables_;       // released handles, kept with their capacity
   std::vector<std::uint8_t> fixed_;                 // per handle: shape fixed by a declaration
   std::size_t base_ = 0;

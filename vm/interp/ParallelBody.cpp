@@ -5,11 +5,11 @@
 #include <set>
 
 #include "vm/backend/ParallelPlan.h"
+#include "vm/bytecode/ControlFlow.h"
+#include "vm/bytecode/Decode.h"
 
 namespace star {
 namespace {
-
-bool isJump(Op op) { return op == Op::JMP || op == Op::JMPF || op == Op::JMPT; }
 
 std::string regText(std::uint32_t r) {
   return (r & kGlobalBit) ? "G" + std::to_string(r & ~kGlobalBit) : "R" + std::to_string(r);
@@ -22,12 +22,11 @@ struct Effects {
   std::vector<std::uint32_t> reads, writes;
 };
 
-Effects effectsOf(const Module& m, const Function& fn, std::size_t pc) {
+Effects effectsOf(const Module& m, const Instr& in) {
   Effects e;
-  Op op = static_cast<Op>(fn.code[pc]);
-  const OpInfo& info = opInfo(op);
-  const std::uint32_t* a = &fn.code[pc + 1];
-  if (op == Op::CALL) {
+  const OpInfo& info = opInfo(in.op);
+  const std::uint32_t* a = in.operands;
+  if (in.op == Op::CALL) {
     const Function& callee = m.functions[a[0]];
     for (std::uint32_t i = 0; i < callee.params.size(); ++i) e.reads.push_back(a[1] + i);
     if (callee.resultReg >= 0) {
@@ -48,60 +47,31 @@ Effects effectsOf(const Module& m, const Function& fn, std::size_t pc) {
 }  // namespace
 
 std::vector<std::uint8_t> liveAtExit(const Module& m, const Function& fn, std::uint32_t exitPc) {
-  const std::size_t n = fn.code.size(), regs = fn.numRegs;
-  // Basic blocks.
-  std::vector<std::uint8_t> leader(n + 1, 0);
-  leader[0] = 1;
-  if (exitPc <= n) leader[exitPc] = 1;
-  for (std::size_t pc = 0; pc < n; pc += instrSize(static_cast<Op>(fn.code[pc]))) {
-    Op op = static_cast<Op>(fn.code[pc]);
-    std::size_t next = pc + instrSize(op);
-    if (isJump(op)) {
-      leader[fn.code[next - 1]] = 1;
-      leader[next] = 1;
-    }
-    if (op == Op::RET || op == Op::HALT) leader[next] = 1;
-  }
-  std::vector<std::size_t> starts;
-  for (std::size_t pc = 0; pc < n; pc += instrSize(static_cast<Op>(fn.code[pc])))
-    if (leader[pc]) starts.push_back(pc);
-  std::map<std::size_t, std::size_t> blockAt;
-  for (std::size_t b = 0; b < starts.size(); ++b) blockAt[starts[b]] = b;
-  const std::size_t blocks = starts.size();
+  const std::size_t regs = fn.numRegs;
+  // Basic blocks; the loop's exit starts one.
+  const std::uint32_t marks[] = {exitPc};
+  const ControlFlow cfg = controlFlow(fn.code, marks);
+  const std::size_t blocks = cfg.blocks.size();
   std::vector<std::vector<std::uint8_t>> use(blocks, std::vector<std::uint8_t>(regs, 0)),
       def(blocks, std::vector<std::uint8_t>(regs, 0)), in(blocks, std::vector<std::uint8_t>(regs, 0));
-  std::vector<std::vector<std::size_t>> succ(blocks);
   // What a return leaves visible: the result, and what the caller passed by reference.
   std::vector<std::uint8_t> atReturn(regs, 0);
   if (fn.resultReg >= 0) atReturn[static_cast<std::size_t>(fn.resultReg)] = 1;
   for (std::size_t i = 0; i < fn.params.size(); ++i)
     if (fn.params[i].byRef) atReturn[i] = 1;
-  std::vector<std::uint8_t> endsInReturn(blocks, 0);
-  for (std::size_t b = 0; b < blocks; ++b) {
-    std::size_t end = b + 1 < blocks ? starts[b + 1] : n;
-    std::size_t pc = starts[b], last = pc;
-    for (; pc < end; pc += instrSize(static_cast<Op>(fn.code[pc]))) {
-      last = pc;
-      Effects e = effectsOf(m, fn, pc);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (const Instr& instr : instructions(fn.code, cfg.blocks[b].begin, cfg.blocks[b].end)) {
+      Effects e = effectsOf(m, instr);
       for (std::uint32_t r : e.reads)
         if (!(r & kGlobalBit) && r < regs && !def[b][r]) use[b][r] = 1;
       for (std::uint32_t r : e.writes)
         if (!(r & kGlobalBit) && r < regs) def[b][r] = 1;
     }
-    Op op = static_cast<Op>(fn.code[last]);
-    std::size_t next = last + instrSize(op);
-    if (op == Op::RET || op == Op::HALT) endsInReturn[b] = 1;
-    else if (op == Op::JMP) succ[b].push_back(blockAt[fn.code[next - 1]]);
-    else {
-      if (isJump(op)) succ[b].push_back(blockAt[fn.code[next - 1]]);
-      if (next < n) succ[b].push_back(blockAt[next]);
-    }
-  }
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t b = blocks; b-- > 0;) {
-      std::vector<std::uint8_t> out = endsInReturn[b] ? atReturn : std::vector<std::uint8_t>(regs, 0);
-      for (std::size_t s : succ[b])
+      std::vector<std::uint8_t> out = cfg.blocks[b].leaves() ? atReturn : std::vector<std::uint8_t>(regs, 0);
+      for (std::size_t s : cfg.blocks[b].successors)
         for (std::size_t r = 0; r < regs; ++r) out[r] |= in[s][r];
       for (std::size_t r = 0; r < regs; ++r) {
         std::uint8_t v = use[b][r] | (out[r] & !def[b][r]);
@@ -112,8 +82,8 @@ std::vector<std::uint8_t> liveAtExit(const Module& m, const Function& fn, std::u
       }
     }
   }
-  auto it = blockAt.find(exitPc);
-  return it == blockAt.end() ? std::vector<std::uint8_t>(regs, 1) : in[it->second];
+  const std::size_t exitBlock = cfg.blockAt(exitPc);
+  return exitBlock == ControlFlow::npos ? std::vector<std::uint8_t>(regs, 1) : in[exitBlock];
 }
 
 ParallelBody analyseParallelBody(const Module& m, const Function& fn, const ParallelLoop& loop) {
@@ -126,14 +96,14 @@ ParallelBody analyseParallelBody(const Module& m, const Function& fn, const Para
   if (loop.bodyBegin > loop.bodyEnd || loop.bodyEnd > fn.code.size()) return reject("bad code range");
   const bool consumes = loop.form != LoopForm::ForIf;  // STEP empties the selector
   std::map<std::uint32_t, std::uint32_t> opAt;  // pc -> op index
-  for (std::uint32_t pc = loop.bodyBegin; pc < loop.bodyEnd; pc += instrSize(static_cast<Op>(fn.code[pc]))) {
-    Op op = static_cast<Op>(fn.code[pc]);
+  for (const Instr& in : instructions(fn.code, loop.bodyBegin, loop.bodyEnd)) {
+    const Op op = in.op;
+    const auto pc = static_cast<std::uint32_t>(in.pc);
     if (!isParallelOp(op)) return reject("the body uses " + std::string(opInfo(op).name) + ", which parallel loops do not run");
     ParallelBody::Op o{op, pc, {0, 0, 0, 0}, 0};
-    std::size_t n = opInfo(op).shape.size();
-    for (std::size_t k = 0; k < n; ++k) o.operand[k] = fn.code[pc + 1 + k];
-    if (isJump(op)) {
-      std::uint32_t to = fn.code[pc + n];
+    for (std::size_t k = 0; k + 1 < in.size; ++k) o.operand[k] = in.operands[k];
+    if (const int j = jumpOperand(op); j >= 0) {
+      std::uint32_t to = in.operands[j];
       if (to <= pc || to > loop.bodyEnd) return reject("the body jumps backward or out of itself");
       o.target = to;
     }

@@ -225,13 +225,11 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
     const std::int64_t* v = outcome.fault.values;
     std::string message;
     switch (outcome.fault.kind) {
-      case FaultKind::Overflow: message = overflowMessage(op.op); break;
-      case FaultKind::DivisionByZero: message = "division by zero"; break;
+      case FaultKind::Overflow: case FaultKind::DivisionByZero: case FaultKind::NotAnInteger:
+        message = scalarFaultMessage(op.op, outcome.fault.kind, static_cast<std::uint64_t>(v[0]));
+        break;
       case FaultKind::IndexRange: message = indexMessage(indexWhat(op.op), v[0], static_cast<std::uint64_t>(v[1])); break;
       case FaultKind::ComponentValue: message = componentMessage(v[0]); break;
-      case FaultKind::NotAnInteger:
-        message = wholeMessage(op.op == Op::FTRUNC ? "TRUNC" : "ROUND", std::bit_cast<double>(v[0]));
-        break;
       case FaultKind::Raise: {
         Value s;
         s.u = static_cast<std::uint64_t>(v[0]);
