@@ -260,14 +260,7 @@ class WarpRun {
         const std::uint64_t wpc = (t.rows + 63) / 64, row = static_cast<std::uint64_t>(r - 1), q = row / 64;
         const unsigned shift = static_cast<unsigned>(row % 64);
         if (get) {
-          Vec d = written(a[0]);
-          for (std::uint64_t base = 0; base < t.cols; base += 64) {
-            std::uint64_t j0 = base + lane_, j1 = base + 32 + lane_;
-            bool b0 = j0 < t.cols && ((t.data[j0 * wpc + q] >> shift) & 1);
-            bool b1 = j1 < t.cols && ((t.data[j1 * wpc + q] >> shift) & 1);
-            unsigned lo = __ballot_sync(kFullMask, b0), hi = __ballot_sync(kFullMask, b1);
-            if (lane_ == 0) d.w[base / 64] = Word{lo} | (Word{hi} << 32);
-          }
+          gatherRow(written(a[0]), t, wpc, q, shift);
         } else {
           Vec x = b(a[2]);
           for (std::uint64_t j = lane_; j < t.cols; j += kWarp) {
@@ -282,6 +275,18 @@ class WarpRun {
         break;
     }
     return true;
+  }
+
+  // Row `q * 64 + shift` of table t (wpc words a column) into d, 64 columns a step: each lane
+  // reads two columns' bits and one ballot per half packs them.
+  __device__ void gatherRow(Vec d, const DeviceOperand& t, std::uint64_t wpc, std::uint64_t q, unsigned shift) {
+    for (std::uint64_t base = 0; base < t.cols; base += 64) {
+      const std::uint64_t j0 = base + lane_, j1 = base + 32 + lane_;
+      const bool b0 = j0 < t.cols && ((t.data[j0 * wpc + q] >> shift) & 1);
+      const bool b1 = j1 < t.cols && ((t.data[j1 * wpc + q] >> shift) & 1);
+      const unsigned lo = __ballot_sync(kFullMask, b0), hi = __ballot_sync(kFullMask, b1);
+      if (lane_ == 0) d.w[base / 64] = Word{lo} | (Word{hi} << 32);
+    }
   }
 
   // `v := COL(i, T); v := v op x; COL(i, T) := v` in place (or with ROW, bit by bit with atomics).
@@ -315,14 +320,7 @@ class WarpRun {
     if (get.keep) {
       __syncwarp();
       __threadfence_block();
-      Vec d = written(get.a[0]);
-      for (std::uint64_t base = 0; base < t.cols; base += 64) {
-        std::uint64_t j0 = base + lane_, j1 = base + 32 + lane_;
-        bool b0 = j0 < t.cols && ((t.data[j0 * wpc + q] >> shift) & 1);
-        bool b1 = j1 < t.cols && ((t.data[j1 * wpc + q] >> shift) & 1);
-        unsigned lo = __ballot_sync(kFullMask, b0), hi = __ballot_sync(kFullMask, b1);
-        if (lane_ == 0) d.w[base / 64] = Word{lo} | (Word{hi} << 32);
-      }
+      gatherRow(written(get.a[0]), t, wpc, q, shift);
     }
   }
 

@@ -224,7 +224,7 @@ TEST(Semantics, OpcodeColumnsAreConsistent) {
       ASSERT_LT(static_cast<std::size_t>(ix), i.shape.size());
       EXPECT_EQ(i.shape[static_cast<std::size_t>(ix)], 'r');  // an integer register
     }
-    for (char c : i.flags) EXPECT_NE(std::string_view("pfr12").find(c), std::string_view::npos) << c;
+    for (char c : i.flags) EXPECT_NE(std::string_view("pfr12nx").find(c), std::string_view::npos) << c;
   }
   EXPECT_EQ(scalar, 39);  // 33 Scalar + 6 HostMath
 }

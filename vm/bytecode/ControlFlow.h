@@ -20,10 +20,7 @@
 
 namespace star {
 
-// Whether control may go on at the next instruction (not after JMP, RET or HALT).
-inline bool fallsThrough(Op op) { return op != Op::JMP && op != Op::RET && op != Op::HALT; }
-// Whether the instruction leaves the function (RET, HALT).
-inline bool leavesFunction(Op op) { return op == Op::RET || op == Op::HALT; }
+// fallsThrough and leavesFunction: the n and x flags of Opcodes.def (vm/bytecode/Opcodes.h).
 
 // Why an offset starts a block: the bits of blockLeaders' bytes (0 where no block starts).
 enum LeaderReason : std::uint8_t {

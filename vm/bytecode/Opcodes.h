@@ -108,14 +108,21 @@ STAR_HD constexpr bool inMask(std::uint64_t lo, std::uint64_t hi, Op op) {
 #define STAR_OP_MASK(name, pred)                                 \
   inline constexpr std::uint64_t name##Lo = opMask(pred).lo;     \
   inline constexpr std::uint64_t name##Hi = opMask(pred).hi;
+STAR_OP_MASK(kScalarOps, [](const OpInfo& i) {
+  return i.executor == Executor::Scalar || i.executor == Executor::HostMath;
+})
 STAR_OP_MASK(kTeamOps, [](const OpInfo& i) { return i.executor == Executor::Team; })
 STAR_OP_MASK(kHostMathOps, [](const OpInfo& i) { return i.executor == Executor::HostMath; })
 STAR_OP_MASK(kHostOps, [](const OpInfo& i) { return i.executor == Executor::Host; })
 STAR_OP_MASK(kParallelOps, [](const OpInfo& i) { return hasFlag(i, 'p'); })
 STAR_OP_MASK(kFaultingOps, [](const OpInfo& i) { return hasFlag(i, 'f'); })
 STAR_OP_MASK(kBitReadingOps, [](const OpInfo& i) { return hasFlag(i, 'r'); })
+STAR_OP_MASK(kNoFallThroughOps, [](const OpInfo& i) { return hasFlag(i, 'n'); })
+STAR_OP_MASK(kLeavingOps, [](const OpInfo& i) { return hasFlag(i, 'x'); })
 #undef STAR_OP_MASK
 
+// The scalar operations: vm/semantics/ScalarOps.h gives their meaning.
+STAR_HD constexpr bool isScalarOp(Op op) { return inMask(kScalarOpsLo, kScalarOpsHi, op); }
 // The instructions every thread of the device engine's team takes part in: they write the bits
 // of values or reduce them. The leader runs the others alone (they may read bits: earlier steps
 // made them visible).
@@ -135,6 +142,9 @@ STAR_HD constexpr bool canFault(Op op) { return inMask(kFaultingOpsLo, kFaulting
 // another block may be ahead, already in the next instruction on the bits: that one must wait
 // until every block's leader has read (EngineCore's pendingReads_).
 STAR_HD constexpr bool leaderReadsBits(Op op) { return inMask(kBitReadingOpsLo, kBitReadingOpsHi, op); }
+// Control flow: whether the next instruction may follow this one, and whether it leaves the function.
+STAR_HD constexpr bool fallsThrough(Op op) { return !inMask(kNoFallThroughOpsLo, kNoFallThroughOpsHi, op); }
+STAR_HD constexpr bool leavesFunction(Op op) { return inMask(kLeavingOpsLo, kLeavingOpsHi, op); }
 // The operand of op that holds a 1-based index into a vector or table; -1 when none.
 constexpr int indexOperand(Op op) {
   for (char c : opInfo(op).flags)

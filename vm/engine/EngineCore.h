@@ -21,7 +21,8 @@
 //   EngineParallelLoop.h  PFOR (parallelLoop)
 // and its team's pieces are free functions: EngineTeam.h (the Team, copies, finds, jobs) and
 // EngineTeamOps.h (the operations on bit vectors, words and tables). Nothing on the path of an
-// instruction goes through a pointer or a virtual call: every part is inlined into run().
+// instruction goes through a pointer or a virtual call: the parts are member functions called
+// directly (forced inline on the GPU, STAR_HD), and the free operations are inlined into them.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // What the device engine runs and the state it runs on, as host arrays: the program (a module
 // flattened, EngineLayout.h's Program) and the interpreter's state between two instructions. The
 // host interpreter keeps its frames, owned handles, free pools and fixed flags in these types, so
-// that a hand-over moves its vectors rather than converting them (vm/interp/EngineHandoff.cpp);
+// that a hand-over moves its vectors rather than converting them (vm/interp/InterpreterDeviceEngine.cpp);
 // EnginePack.h packs a run into a device region and back.
 #pragma once
 

@@ -134,7 +134,11 @@ class Interpreter {
   using Frame = engine::Frame;
   using Owned = engine::Owned;  // a handle a live frame owns, and its SlotKind
 
-  void execute(const Module& m);
+  void execute(const Module& m);  // the dispatch loop: scalars, control, calls (Interpreter.cpp)
+  // The instructions on slices and words (InterpreterBits.cpp), on tables and the data files
+  // (InterpreterTables.cpp): false when op is not one of theirs.
+  bool bitsOp(const Module& m, Op op, const std::uint32_t* a);
+  bool tableOp(Op op, const std::uint32_t* a);
   Value& reg(std::uint32_t operand) {
     return (operand & kGlobalBit) ? globals_[operand & ~kGlobalBit] : stack_[base_ + operand];
   }
@@ -190,7 +194,7 @@ class Interpreter {
   // What the VM proved about loop `loopIndex` of function `fnIndex` (analysed once, then cached).
   const ParallelBody& parallelBody(const Module& m, std::uint32_t fnIndex, std::uint32_t loopIndex);
   void poll();  // at back-edges and calls: Ctrl-C and the budget
-  // The device engine (vm/interp/EngineHandoff.cpp): the state handed over and back.
+  // The device engine (vm/interp/InterpreterDeviceEngine.cpp): the state handed over and back.
   static bool deviceRuns(Op op);  // instructions worth handing to the device engine
   void runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
                    std::uint32_t& pc);

@@ -30,8 +30,7 @@ STAR_HD FaultKind booleanResult(bool b, std::uint64_t& r) {
 template <Op op>
 STAR_HD FaultKind scalarOp(std::uint64_t x, std::uint64_t y, std::uint64_t& r) {
   using namespace sem;
-  static_assert(opInfo(op).executor == Executor::Scalar || opInfo(op).executor == Executor::HostMath,
-                "scalarOp: not a scalar instruction");
+  static_assert(isScalarOp(op), "scalarOp: not a scalar instruction");
   const Int i = static_cast<Int>(x), j = static_cast<Int>(y);
   const double f = realFromBits(x), g = realFromBits(y);
   Int n = 0;
