@@ -13,6 +13,8 @@ namespace {
 
 const char* kUsage =
     "usage: star <command> [options] FILE [ARGS...]\n"
+    "       star FILE [ARGS...]     the same as star run FILE [ARGS...]\n"
+    "       star < FILE             run the program on standard input (when not a terminal)\n"
     "\n"
     "commands:\n"
     "  run FILE [ARGS...]   compile (or load a .starc) and execute; ARGS reach ParamStr\n"
@@ -53,9 +55,13 @@ const char* kUsage =
 
 const char* usageText() { return kUsage; }
 
-int usageError(const std::string& message) {
+int usageError(const std::string& message, const std::string& command) {
   // The message quotes the command line: its control bytes are shown escaped.
-  std::cerr << "star: error: " << printable(message) << "\n\n" << kUsage;
+  std::cerr << "star: error: " << printable(message) << "\n";
+  if (isCommand(command))
+    std::cerr << "star: note: 'star help " << command << "' shows its usage and options\n";
+  else
+    std::cerr << "star: note: 'star help' lists the commands\n";
   return 1;
 }
 
@@ -70,7 +76,7 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
     else if (a.rfind("--engine=", 0) == 0) {
       cl.engine = a.substr(9);
       if (cl.engine != "host" && cl.engine != "device" && cl.engine != "auto")
-        return usageError("--engine takes host, device or auto, not '" + cl.engine + "'");
+        return usageError("--engine takes host, device or auto, not '" + cl.engine + "'", cl.command);
     }
     else if (a == "--stats") cl.stats = true;
     else if (a == "--time-report") cl.timeReport = true;
@@ -81,11 +87,12 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
     else if (a.rfind("--max-memory=", 0) == 0) {
       cl.maxMemory = parseMemorySize(a.substr(13));
       if (cl.maxMemory == 0)
-        return usageError("--max-memory takes a size such as 8G, 512M or 100000K, not '" + a.substr(13) + "'");
+        return usageError("--max-memory takes a size such as 8G, 512M or 100000K, not '" + a.substr(13) + "'",
+                          cl.command);
       // Below this not even an empty program's stack and tables fit: say so, rather than fail
       // the run with a "stack overflow" that blames the program.
       if (cl.maxMemory < kMinUserMemoryLimit)
-        return usageError("--max-memory must be at least 1M, not '" + a.substr(13) + "'");
+        return usageError("--max-memory must be at least 1M, not '" + a.substr(13) + "'", cl.command);
       setUserMemoryLimit(cl.maxMemory);
     }
     else if (a == "-Wno-unused") cl.warnUnused = false;
@@ -94,16 +101,22 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
     else if (a == "--update") cl.update = true;
     else if (a.rfind("--timeout=", 0) == 0) {
       if (!parseSeconds(a.substr(10), &cl.timeout))
-        return usageError("--timeout takes a number of seconds (0: no limit), not '" + a.substr(10) + "'");
+        return usageError("--timeout takes a number of seconds (0: no limit), not '" + a.substr(10) + "'",
+                          cl.command);
     }
     else if (cl.command == "test" && !(a.size() > 1 && a[0] == '-')) cl.paths.push_back(a);
     else if (a == "-o" && i + 1 < args.size()) {
       cl.output = args[++i];
-      if (cl.output.empty()) return usageError("-o takes a file name, not ''");
+      if (cl.output.empty()) return usageError("-o takes a file name, not ''", cl.command);
     }
-    else if (a.size() > 1 && a[0] == '-' ) return usageError("unknown option '" + a + "'");
+    else if (a.size() > 1 && a[0] == '-') {
+      const std::string suggestion = suggestOption(a);
+      return usageError("unknown option '" + a + "'" +
+                            (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"),
+                        cl.command);
+    }
     else if (cl.file.empty()) cl.file = a;
-    else return usageError("unexpected argument '" + a + "'");
+    else return usageError("unexpected argument '" + a + "'", cl.command);
   }
   cl.modulePath = unitSearchPath(cl.stdlibPaths);
   return std::nullopt;

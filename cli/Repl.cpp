@@ -103,6 +103,14 @@ int commandRepl(const CommandLine& cl) {
         continue;
       }
       if (blank(line)) continue;
+      // `exit`, `quit`, `help` alone: where to find :quit and :help, not a Star error.
+      const std::string hint = repl::exitOrHelpHint(line, session.namesInScope());
+      if (!hint.empty()) {
+        reader.remember(line);
+        session.out() << hint;
+        session.out().flush();
+        continue;
+      }
     } else if (interactive && blank(line)) {
       // An empty line ends an incomplete input: it is evaluated (and its error reported).
       evaluate();

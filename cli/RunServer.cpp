@@ -99,7 +99,7 @@ nlohmann::json runRequest(const runserver::RunRequest& request) {
   CommandLine cl;
   cl.command = "run";
   if (auto done = parseOptions(cl, request.args)) return status(*done);
-  if (cl.file.empty()) return status(usageError("no input file"));
+  if (cl.file.empty()) return status(usageError("no input file", cl.command));
   // Checked here, where fd 0 is still the request stream and a relative path is in the directory.
   if (runserver::namesStandardInput(cl.file)) return {{"error", runserver::kStandardInputRefused}};
   StdinAside aside;

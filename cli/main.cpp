@@ -3,8 +3,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/Commands.h"
@@ -17,16 +19,36 @@
 
 namespace {
 
+// `star FILE [ARGS...]` runs FILE, as `star run FILE [ARGS...]` does: a first word that is no
+// command and names a program (a .star or .starc file, even one that is missing, for its error;
+// '-' for standard input; any other existing file, whose error says why it cannot run it: "is a
+// directory").
+bool namesProgram(const std::string& word) {
+  if (word == "-") return true;
+  if (word.empty() || word[0] == '-' || star::isCommand(word)) return false;
+  auto endsWith = [&](std::string_view tail) {
+    return word.size() > tail.size() &&
+           word.compare(word.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (endsWith(".star") || endsWith(".starc")) return true;
+  std::error_code ec;
+  return std::filesystem::exists(word, ec);
+}
+
 int dispatch(int argc, char** argv) {
   star::CommandLine cl;
   int i = 1;
   if (argc < 2) {
-    // With no arguments: the REPL on a terminal, the usage otherwise.
-    if (!isatty(STDIN_FILENO)) {
-      std::cerr << star::usageText();
-      return 1;
+    // With no arguments: the REPL on a terminal; otherwise the program on standard input
+    // (`echo '...' | star`), as `star run -` reads it.
+    if (isatty(STDIN_FILENO)) {
+      cl.command = "repl";
+    } else {
+      cl.command = "run";
+      cl.file = "-";
     }
-    cl.command = "repl";
+  } else if (namesProgram(argv[1])) {
+    cl.command = "run";  // the words from FILE on, as after `star run`
   } else {
     std::string first = argv[1];
     // `star COMMAND --help` and `star help COMMAND`: that command's options and an example.
@@ -41,6 +63,8 @@ int dispatch(int argc, char** argv) {
       std::cout << star::usageText();
       return 0;
     }
+    // What remains of the help table: run, check, dis, compile, repl and test.
+    if (!star::isCommand(first)) return star::unknownCommandError(first);
     cl.command = first;
     i = 2;
   }
@@ -48,9 +72,7 @@ int dispatch(int argc, char** argv) {
     return *status;
   if (cl.command == "repl") return star::runWithLargeStack([&] { return star::commandRepl(cl); });
   if (cl.command == "test") return star::commandTest(cl);
-  if (cl.command != "run" && cl.command != "check" && cl.command != "dis" && cl.command != "compile")
-    return star::usageError("unknown command '" + cl.command + "'");
-  if (cl.file.empty()) return star::usageError("no input file");
+  if (cl.file.empty()) return star::usageError("no input file", cl.command);
   return star::runWithLargeStack([&]() -> int {
     if (cl.command == "run") return star::commandRun(cl);
     if (cl.command == "check") return star::commandCheck(cl);

@@ -94,6 +94,16 @@ const std::vector<std::string>& metaCommandNames() {
   return names;
 }
 
+std::string exitOrHelpHint(const std::string& line, const std::vector<std::string>& namesInScope) {
+  std::string word = lower(trim(line));
+  if (word.size() > 2 && word.compare(word.size() - 2, 2, "()") == 0) word.resize(word.size() - 2);
+  if (word != "exit" && word != "quit" && word != "help") return "";
+  for (const std::string& name : namesInScope)
+    if (lower(name) == word) return "";
+  return word == "help" ? "Type :help for help, or :help NAME for a builtin\n"
+                        : "Use :quit or Ctrl-D to exit\n";
+}
+
 bool isMetaCommand(const std::string& line) {
   std::size_t first = line.find_first_not_of(" \t");
   return first != std::string::npos && line[first] == ':';

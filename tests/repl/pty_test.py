@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives `star repl` on a pseudo-terminal: banner, prompts, continuation prompts, tab
 completion, :show at the terminal's width, Ctrl-C (at the prompt and in a running loop), history
-recall (in a session and across sessions), Ctrl-D.
+recall (in a session and across sessions), Ctrl-D; `star` alone, and the answer to exit, quit
+and help typed at its prompt.
 
 usage: pty_test.py STAR [BACKEND [ENGINE]] exit status 0 pass, 1 fail, 77 skipped (no pexpect)
 """
@@ -25,14 +26,15 @@ UP = "\x1b[A"
 ENGINE = []  # ["--engine=device"] when the third argument names an engine
 
 
-def spawn(star, backend, home, history=None):
+def spawn(star, backend, home, history=None, args=None):
     env = dict(os.environ)
     env.update({"HOME": home, "TERM": "xterm", "NO_COLOR": "1"})
     env.pop("STAR_HISTORY", None)
     if history:
         env["STAR_HISTORY"] = history
-    child = pexpect.spawn(star, ["repl", "--backend=" + backend] + ENGINE, env=env, encoding="utf-8",
-                          timeout=20, dimensions=(24, 200))
+    if args is None:
+        args = ["repl", "--backend=" + backend] + ENGINE
+    child = pexpect.spawn(star, args, env=env, encoding="utf-8", timeout=20, dimensions=(24, 200))
     child.logfile_read = sys.stdout
     return child
 
@@ -215,6 +217,23 @@ def ctrl_space_at_prompt(star, backend, home, history):
     expect_exit(c, ":quit")
 
 
+def newcomer_words(star, backend, home, history):
+    # `star` alone on a terminal is the REPL. There `exit`, `quit`, `exit()` and `help` typed
+    # alone say where :quit and :help are, and the session goes on.
+    c = spawn(star, backend, home, history, args=[])
+    c.expect_exact(":help")
+    c.expect_exact(PROMPT)
+    for word in ("exit", "quit", "quit()"):
+        c.sendline(word)
+        value(c, "Use :quit or Ctrl-D to exit")
+    c.sendline("help")
+    value(c, "Type :help for help, or :help NAME for a builtin")
+    c.sendline("6 * 7")
+    value(c, "42")
+    c.sendline(":quit")
+    expect_exit(c, ":quit")
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -225,7 +244,7 @@ def main():
         ENGINE.append("--engine=" + sys.argv[3])
     with tempfile.TemporaryDirectory() as home:
         history = os.path.join(home, "history")
-        for test in (session_one, session_two, typeahead_eof, ctrl_space_at_prompt):
+        for test in (session_one, session_two, typeahead_eof, ctrl_space_at_prompt, newcomer_words):
             print("\n=== " + test.__name__)
             test(star, backend, home, history)
         print("\n=== default_history_file")

@@ -91,7 +91,7 @@ class Core {
       }
       Op op = decode();
       if (t_.leader()) next.pc = nextPc_;
-      if (isTeamOp(op)) {
+      if (opWord_ & kTeamFlag) {  // isTeamOp(op)
         settleReads();
         teamOp(op, next);
         if (t_.leader()) count(op, next);
@@ -115,7 +115,7 @@ class Core {
     for (;;) {
       leaderOp(op, next, checked);
       checked = false;
-      reads = reads || leaderReadsBits(op);
+      reads = reads || (opWord_ & kReadsBitsFlag) != 0;  // leaderReadsBits(op)
       if (next.stop) break;  // a stopped instruction is the host's to count
       ++executed;
       countOp(op, stats);
@@ -124,7 +124,7 @@ class Core {
       fn_ = next.function;
       base_ = next.base;
       op = decode();
-      if (isTeamOp(op)) break;
+      if (opWord_ & kTeamFlag) break;  // isTeamOp(op)
       next.pc = nextPc_;
     }
     h.instructions += executed;
@@ -139,10 +139,12 @@ class Core {
       code_ = p_.code + p_.functions[fn_].code;
       codeFunction_ = fn_;
     }
-    const Op op = static_cast<Op>(code_[pc_]);
+    // The op word carries what the loop asks of every instruction (engineOpWord): no table lookup.
+    const std::uint32_t w = code_[pc_];
+    opWord_ = w;
     a_ = code_ + pc_ + 1;
-    nextPc_ = pc_ + 1 + operandCount(op);
-    return op;
+    nextPc_ = pc_ + 1 + ((w >> kOperandCountShift) & kOperandCountMask);
+    return static_cast<Op>(w & kOpcodeMask);
   }
 
   // An instruction the engine executed (leader); a stopped one is the host's to count.
@@ -230,6 +232,7 @@ class Core {
   const Program& p_;
   Region s_;
   std::uint32_t pc_ = 0, fn_ = 0, nextPc_ = 0;
+  std::uint32_t opWord_ = 0;  // the op word decode() read last (engineOpWord's flags)
   std::uint64_t base_ = 0;
   const std::uint32_t* a_ = nullptr;
   const std::uint32_t* code_ = nullptr;       // function codeFunction_'s code

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "core/HostDevice.h"
+#include "vm/bytecode/Opcodes.h"
 
 namespace star::engine {
 
@@ -115,6 +116,18 @@ static_assert(sizeof(Header) % 8 == 0);
 inline constexpr std::uint64_t kPollsPerCheck = 4096;
 
 inline constexpr std::uint32_t kOpCounters = 128;  // >= kOpCount
+
+// The op word of the engine's code (EngineProgramImage::code): the opcode in the low 8 bits and,
+// set when the program is loaded, what the engine's loop asks of every instruction — its operand
+// count, whether the team runs it (isTeamOp), whether the leader reads bits with it
+// (leaderReadsBits) — so that a lone interpreting thread decodes them with no table lookup.
+inline constexpr std::uint32_t kOpcodeMask = 0xFF, kOperandCountShift = 8, kOperandCountMask = 7,
+                               kTeamFlag = 1u << 11, kReadsBitsFlag = 1u << 12;
+static_assert(kOpCount <= kOpcodeMask + 1);
+constexpr std::uint32_t engineOpWord(Op op) {
+  return static_cast<std::uint32_t>(op) | (operandCount(op) << kOperandCountShift) |
+         (isTeamOp(op) ? kTeamFlag : 0) | (leaderReadsBits(op) ? kReadsBitsFlag : 0);
+}
 
 // Offsets (in words) of a block region's arrays; a region is the Header, then these.
 struct Layout {

@@ -10,6 +10,7 @@
 
 #include "core/MemoryLimit.h"
 #include "vm/backend/DeviceEngine.h"
+#include "vm/bytecode/Decode.h"
 #include "vm/interp/EngineLoops.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/StringPool.h"
@@ -97,7 +98,9 @@ void Interpreter::loadProgram(const Module& m) {
     info.nLoops = static_cast<std::uint32_t>(f.parallelLoops.size());
     for (std::uint32_t l = 0; l < f.parallelLoops.size(); ++l)
       img.loops.push_back(engineLoopOf(parallelBody(m, fi, l), f.parallelLoops[l]));
+    const std::size_t at = img.code.size();
     img.code.insert(img.code.end(), f.code.begin(), f.code.end());
+    for (const Instr& i : instructions(f.code)) img.code[at + i.pc] = engine::engineOpWord(i.op);
     for (const ParamInfo& p : f.params)
       img.params.push_back({static_cast<std::uint32_t>(p.kind), p.byRef ? 1u : 0u});
     for (const auto& [reg, kind] : f.ownedRegs) img.ownedRegs.push_back({reg, static_cast<std::uint32_t>(kind)});
