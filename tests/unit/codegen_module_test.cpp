@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/unit/support/VerifyError.h"
 #include "tests/unit/support/StarTestUtil.h"
 #include "vm/bytecode/BackendUse.h"
 #include "vm/bytecode/Disassembler.h"
@@ -561,14 +562,7 @@ Module oneFunction(std::uint32_t numRegs, std::vector<std::uint32_t> code) {
   return m;
 }
 
-std::string verifyError(const Module& m) {
-  try {
-    verifyModule(m);
-    return "";
-  } catch (const ModuleFormatError& e) {
-    return e.what();
-  }
-}
+using test_support::verifyError;
 
 TEST(VerifyModule, AcceptsAValidHandBuiltModule) {
   Module m = oneFunction(2, {op(Op::LOADI), 0, 7, op(Op::JMP), 6, op(Op::RET), op(Op::HALT)});

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/unit/support/VerifyError.h"
 #include "vm/bytecode/CallGraph.h"
 #include "vm/bytecode/ControlFlow.h"
 #include "vm/bytecode/Decode.h"
@@ -188,14 +189,7 @@ Module moduleOf(std::vector<std::uint32_t> code, std::uint32_t numRegs) {
   return m;
 }
 
-std::string verifyError(const Module& m) {
-  try {
-    verifyModule(m);
-    return "";
-  } catch (const ModuleFormatError& e) {
-    return e.what();
-  }
-}
+using test_support::verifyError;
 
 TEST(ControlFlow, VerifierOnMalformedCode) {
   EXPECT_EQ(verifyError(moduleOf({op(Op::LOADI), 0, 1, op(Op::IADD), 0, 1}, 2)),
