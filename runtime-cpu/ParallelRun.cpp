@@ -179,7 +179,7 @@ class Chunk {
 
   // 1-based index `at` into a range of `limit`: true when it is in range; a fault otherwise.
   bool inRange(std::size_t p, std::uint32_t k, std::int64_t at, std::uint64_t limit) {
-    if (at >= 1 && static_cast<std::uint64_t>(at) <= limit) return true;
+    if (sem::inRange(at, limit)) return true;
     fail(p, k, FaultKind::IndexRange, at, static_cast<std::int64_t>(limit));
     return false;
   }
@@ -292,7 +292,7 @@ class Chunk {
         Bits x = a[0].source == Source::Private ? written(a[0], p) : b(a[0], p);
         std::int64_t at = i(a[1], p), v = i(a[2], p);
         if (!inRange(p, k, at, x.len)) return;
-        if (v != 0 && v != 1) return fail(p, k, FaultKind::ComponentValue, v);
+        if (!sem::isComponent(v)) return fail(p, k, FaultKind::ComponentValue, v);
         std::uint64_t bit = static_cast<std::uint64_t>(at - 1);
         if (v) x.w[bit / 64] |= Word{1} << (bit % 64);
         else x.w[bit / 64] &= ~(Word{1} << (bit % 64));

@@ -1,4 +1,5 @@
 #include "runtime-cuda/DeviceContext.h"
+#include "runtime-cuda/kernels/Tuning.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,8 +14,7 @@
 namespace star::cuda {
 
 namespace {
-// Resident 256-thread blocks per SM on sm_90 (2048 threads); grids are capped at that.
-constexpr unsigned kBlocksPerSm = 8;
+constexpr unsigned kBlocksPerSm = ElementwisePolicy::kBlocksPerSm;  // kernels/Tuning.h
 // The mapped result words get a cache line of their own.
 constexpr std::size_t kHostResultBytes = 64;
 // Where readWord's copy lands (beside the ticket and value words of the kernels).

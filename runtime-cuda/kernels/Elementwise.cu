@@ -3,12 +3,12 @@
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Elementwise.h"
+#include "runtime-cuda/kernels/Tuning.h"
 
 namespace star::cuda {
 namespace {
 
-// Pairs of elements (16-byte loads) per thread when the grid is not capped.
-constexpr std::uint64_t kPairsPerThread = 4;
+constexpr std::uint64_t kPairsPerThread = ElementwisePolicy::kPairsPerThread;
 
 // Operators: kArity says how many inputs are loaded.
 struct FillOp {

@@ -87,7 +87,7 @@ class WarpRun {
 
   // 1-based index in 1..limit, or a fault (only where the plan says the check is needed).
   __device__ bool inRange(const DeviceOp& op, std::uint32_t k, std::int64_t at, std::uint64_t limit) {
-    if (!op.checked || (at >= 1 && static_cast<std::uint64_t>(at) <= limit)) return true;
+    if (!op.checked || sem::inRange(at, limit)) return true;
     fail(k, FaultKind::IndexRange, at, static_cast<std::int64_t>(limit));
     return false;
   }
@@ -203,7 +203,7 @@ class WarpRun {
         Vec x = own ? written(a[0]) : b(a[0]);
         std::int64_t at = i(a[1]), v = i(a[2]);
         if (!inRange(op, k, at, x.len)) return false;
-        if (op.checked && v != 0 && v != 1) return fail(k, FaultKind::ComponentValue, v), false;
+        if (op.checked && !sem::isComponent(v)) return fail(k, FaultKind::ComponentValue, v), false;
         std::uint64_t bit = static_cast<std::uint64_t>(at - 1);
         Word mask = Word{1} << (bit % 64);
         if (lane_ == 0) {

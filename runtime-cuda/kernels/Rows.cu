@@ -4,12 +4,13 @@
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Rows.h"
+#include "runtime-cuda/kernels/Tuning.h"
 #include "runtime-cuda/kernels/Warp.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr std::uint64_t kColumnsPerThread = 4;
+constexpr std::uint64_t kColumnsPerThread = ElementwisePolicy::kColumnsPerThread;
 
 // Thread j reads bit i of column j; a warp's 32 bits become one 32-bit half of an output element
 // through __ballot_sync (two warps per element). Threads run over all 64 * elements positions so

@@ -4,11 +4,12 @@
 #include "runtime-cuda/kernels/BitMath.h"
 #include "runtime-cuda/kernels/DeviceLoops.cuh"
 #include "runtime-cuda/kernels/Shift.h"
+#include "runtime-cuda/kernels/Tuning.h"
 
 namespace star::cuda {
 namespace {
 
-constexpr std::uint64_t kElementsPerThread = 4;
+constexpr std::uint64_t kElementsPerThread = ElementwisePolicy::kShiftElementsPerThread;
 
 // Each thread assembles whole destination elements from (at most) two source elements.
 __global__ void trimKernel(std::uint64_t* __restrict__ dst, const std::uint64_t* __restrict__ w,

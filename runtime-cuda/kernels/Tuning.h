@@ -15,6 +15,15 @@ namespace star::cuda {
 struct ElementwisePolicy {
   // 8 warps: small enough for several resident blocks, large enough to hide load latency.
   static constexpr unsigned kBlockThreads = 256;
+  // Resident blocks of that size per SM on sm_90 (2,048 threads): grids are capped at this many
+  // per SM (DeviceContext's launch limits).
+  static constexpr unsigned kBlocksPerSm = 8;
+  // Work per thread when the grid is not capped: pairs of elements (16-byte loads) for the
+  // element-wise operations (Elementwise.cu), columns for row reads and writes (Rows.cu),
+  // destination elements for shifts (Shift.cu).
+  static constexpr std::uint64_t kPairsPerThread = 4;
+  static constexpr std::uint64_t kColumnsPerThread = 4;
+  static constexpr std::uint64_t kShiftElementsPerThread = 4;
 };
 
 // ADDW / SUBW (Arith.cu): one block scans the whole word, limbs from the least significant end.

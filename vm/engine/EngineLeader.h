@@ -251,7 +251,7 @@ STAR_HD void Core<Team>::leaderOp(Op op, Ctl& next, bool checked) {
     case Op::BGET: {
       const Shape& x = S(H(1));
       const std::int64_t i = I(2);
-      if (i < 1 || static_cast<std::uint64_t>(i) > x.rows) return stop(next, StopReason::Error);
+      if (!sem::inRange(i, x.rows)) return stop(next, StopReason::Error);
       const std::uint64_t bit = static_cast<std::uint64_t>(i - 1);
       setI(0, static_cast<std::int64_t>((x.data[bit / 64] >> (bit % 64)) & 1));
       break;

@@ -13,6 +13,7 @@
 #include "vm/bytecode/Opcodes.h"
 #include "vm/engine/EngineCore.h"
 #include "vm/engine/EngineTeamOps.h"
+#include "vm/semantics/Scalar.h"
 
 namespace star::engine {
 
@@ -41,7 +42,7 @@ STAR_HD void Core<Team>::getLine(Op op, Ctl& next) {
   const Shape& t = S(H(1));
   const std::int64_t at = I(2);
   const bool col = op == Op::TGETCOL;
-  if (at < 1 || static_cast<std::uint64_t>(at) > (col ? t.cols : t.rows)) return stop(next, StopReason::Error);
+  if (!sem::inRange(at, col ? t.cols : t.rows)) return stop(next, StopReason::Error);
   const std::uint64_t len = col ? t.rows : t.cols;
   if (!fitsBits(d, len)) return stop(next, StopReason::Error);
   if (!roomFor(d, wordsForBits(len))) return stop(next, StopReason::Storage);
@@ -59,7 +60,7 @@ STAR_HD void Core<Team>::setLine(Op op, Ctl& next) {
   const Shape& src = S(H(2));
   const std::int64_t at = I(1);
   const bool col = op == Op::TSETCOL;
-  if (at < 1 || static_cast<std::uint64_t>(at) > (col ? t.cols : t.rows) || src.rows != (col ? t.rows : t.cols))
+  if (!sem::inRange(at, col ? t.cols : t.rows) || src.rows != (col ? t.rows : t.cols))
     return stop(next, StopReason::Error);
   const std::uint64_t k = static_cast<std::uint64_t>(at - 1);
   if (col) teamSetColumn(t_, t, k, src.data);
@@ -135,7 +136,7 @@ STAR_HD void Core<Team>::teamOp(Op op, Ctl& next) {
     case Op::BSET: {
       const Shape& x = S(H(0));
       const std::int64_t i = I(1), v = I(2);
-      if (i < 1 || static_cast<std::uint64_t>(i) > x.rows || (v != 0 && v != 1))
+      if (!sem::inRange(i, x.rows) || !sem::isComponent(v))
         return stop(next, StopReason::Error);
       teamSetBit(t_, x.data, static_cast<std::uint64_t>(i - 1), v != 0);
       t_.syncData();
@@ -169,7 +170,7 @@ STAR_HD void Core<Team>::teamOp(Op op, Ctl& next) {
       const std::uint32_t d = H(0), src = H(3);
       const std::uint64_t len = S(src).rows;
       const std::int64_t i = I(1), j = I(2);
-      if (i < 1 || static_cast<std::uint64_t>(i) > len || j < 1 || static_cast<std::uint64_t>(j) > len || j < i)
+      if (!sem::inRange(i, len) || !sem::inRange(j, len) || j < i)
         return stop(next, StopReason::Error);
       if (d == src) return stop(next, StopReason::Other);
       const std::uint64_t n = static_cast<std::uint64_t>(j - i + 1);
@@ -184,7 +185,7 @@ STAR_HD void Core<Team>::teamOp(Op op, Ctl& next) {
       const std::uint32_t v = H(2), w = H(3);
       const std::uint64_t len = S(w).rows;
       const std::int64_t i = I(0), j = I(1);
-      if (i < 1 || static_cast<std::uint64_t>(i) > len || j < 1 || static_cast<std::uint64_t>(j) > len || j < i ||
+      if (!sem::inRange(i, len) || !sem::inRange(j, len) || j < i ||
           S(v).rows != static_cast<std::uint64_t>(j - i + 1))
         return stop(next, StopReason::Error);
       if (v == w) return stop(next, StopReason::Other);

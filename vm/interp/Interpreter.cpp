@@ -183,7 +183,7 @@ void Interpreter::traceCallers(const Module& m, std::size_t depth, RuntimeError&
 // ---------------------------------------------------------------- checks
 
 std::uint64_t Interpreter::index(std::int64_t i, std::uint64_t limit, const char* what) {
-  if (i < 1 || static_cast<std::uint64_t>(i) > limit) throw Fault(indexMessage(what, i, limit));
+  if (!sem::inRange(i, limit)) throw Fault(indexMessage(what, i, limit));
   return static_cast<std::uint64_t>(i - 1);
 }
 

@@ -11,6 +11,7 @@
 #include "vm/interp/FaultText.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/InterpreterFault.h"
+#include "vm/semantics/Scalar.h"
 #include "vm/io/BitBlocks.h"
 #include "vm/io/NumericText.h"
 
@@ -69,7 +70,7 @@ bool Interpreter::bitsOp(const Module& m, Op op, const std::uint32_t* a) {
     case Op::BSET: {
       std::uint64_t i = index(I(1), backend_.length(H(0)), "index");
       std::int64_t v = I(2);
-      if (v != 0 && v != 1) throw Fault(componentMessage(v));
+      if (!sem::isComponent(v)) throw Fault(componentMessage(v));
       backend_.setBit(H(0), i, v == 1);
       break;
     }
