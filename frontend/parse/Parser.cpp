@@ -64,6 +64,7 @@ class ErrorListener : public antlr4::BaseErrorListener {
         std::snprintf(buf, sizeof buf, "invalid character (byte 0x%02x)", b);
         return buf;
       }
+      if (c == "\"") return "invalid character '\"': strings are written between single quotes, as in 'text'";
       return "invalid character '" + c + "'";
     }
     // A comment opened with (* or /* and never closed lexes as '(' '*' or '/' '*'.
@@ -85,7 +86,25 @@ class ErrorListener : public antlr4::BaseErrorListener {
       return "expected ';' before " + describe(offending) + " (statements are separated by ';')";
     std::string out = "unexpected " + describe(offending);
     if (!expected.empty()) out += ", expected " + expected;
+    // The habits Pascal and C programmers bring (LANGUAGE.md): '=' for assignment, ';' before else.
+    const antlr4::Token* before = parser ? previousToken(parser, offending) : nullptr;
+    if (offending && offending->getText() == "=" && before &&
+        (before->getType() == StarLexer::IDENT || before->getText() == ")"))
+      out += "; assignment is written ':=' ('=' compares)";
+    if (offending && offending->getType() == StarLexer::ELSE && before && before->getText() == ";")
+      out += "; a ';' before 'else' ends the 'if' statement: remove it";
     return out;
+  }
+
+  // The default-channel token before t in the parser's stream, or null.
+  static const antlr4::Token* previousToken(antlr4::Parser* parser, const antlr4::Token* t) {
+    if (!t || t->getType() == antlr4::Token::EOF) return nullptr;
+    auto* stream = parser->getTokenStream();
+    for (std::size_t i = t->getTokenIndex(); i-- > 0;) {
+      antlr4::Token* p = stream->get(i);
+      if (p->getChannel() == antlr4::Token::DEFAULT_CHANNEL) return p;
+    }
+    return nullptr;
   }
 
   static bool startsStatement(std::size_t type) {
