@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/Printable.h"
+#include "core/Spelling.h"
 
 namespace star {
 namespace {
@@ -159,53 +160,7 @@ std::string_view optionKey(std::string_view name) {
   return name.substr(0, name.find_first_of("= "));
 }
 
-std::string lowerNoDashes(std::string_view word) {
-  std::size_t start = word.find_first_not_of('-');
-  std::string out(start == std::string_view::npos ? std::string_view{} : word.substr(start));
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Damerau-Levenshtein distance (optimal string alignment: insert, delete, replace, or swap two
-// adjacent characters, each one edit).
-std::size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    current[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        current[j] = std::min(current[j], before[j - 2] + 1);
-    }
-    std::swap(before, previous);
-    std::swap(previous, current);
-  }
-  return previous[b.size()];
-}
-
 }  // namespace
-
-std::string closestWord(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string w = lowerNoDashes(word);
-  // Within (length + 2) / 3 edits (as clang's typo correction), and fewer edits than letters:
-  // "-v" is not a typo of "-o".
-  const std::size_t limit = std::min((w.size() + 2) / 3, w.size() == 0 ? 0 : w.size() - 1);
-  std::string best;
-  std::size_t bestDistance = limit + 1;
-  for (const std::string& candidate : candidates) {
-    const std::string c = lowerNoDashes(candidate);
-    const std::size_t gap = c.size() > w.size() ? c.size() - w.size() : w.size() - c.size();
-    if (gap >= bestDistance) continue;  // at least that many edits; also bounds the work
-    const std::size_t d = editDistance(w, c);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
 
 bool isCommand(const std::string& word) {
   if (word == "--version" || word == "--help" || word == "-h") return true;
@@ -217,7 +172,7 @@ bool isCommand(const std::string& word) {
 std::string suggestCommand(const std::string& word) {
   std::vector<std::string> names;
   for (const CommandHelp& c : commands()) names.emplace_back(c.name);
-  std::string best = closestWord(word, names);
+  std::string best = closestWord(word, names, /*ignoreDashes=*/true);
   return best == word ? "" : best;
 }
 
@@ -226,7 +181,7 @@ std::string suggestOption(const std::string& word) {
   const std::string key = word.substr(0, equals);
   std::vector<std::string> keys;
   for (const Option& o : kOptions) keys.emplace_back(optionKey(o.name));
-  std::string best = closestWord(key, keys);
+  std::string best = closestWord(key, keys, /*ignoreDashes=*/true);
   if (best.empty()) return "";
   // The value as given; an option that takes one and was given none shows its forms.
   std::string_view name;

@@ -21,17 +21,12 @@ bool isCommand(const std::string& word);
 // note pointing at `star help`, on stderr; returns 1.
 int unknownCommandError(const std::string& word);
 
-// The closest command to a mistyped one, "" when none is close (closestWord's rule).
+// The closest command to a mistyped one, "" when none is close (core/Spelling.h's rule).
 std::string suggestCommand(const std::string& word);
 
 // The closest option of the option table to a mistyped one, with the value the user gave
 // ("--bakend=cpu": "--backend=cpu"), "" when none is close. Leading dashes are not compared.
 std::string suggestOption(const std::string& word);
-
-// The candidate nearest to `word` by Damerau-Levenshtein distance (a swap of two adjacent letters
-// is one edit), ignoring case; "" when even the nearest needs more than (length + 2) / 3 edits
-// or replaces every letter. Ties go to the earlier candidate.
-std::string closestWord(const std::string& word, const std::vector<std::string>& candidates);
 
 // "1.5" or "30" as seconds (>= 0, finite).
 bool parseSeconds(const std::string& text, double* seconds);

@@ -6,6 +6,7 @@
 
 #include "core/NativeTable.h"
 #include "core/NumericLayout.h"
+#include "core/Spelling.h"
 #include "frontend/sema/Builtins.h"
 #include "frontend/sema/ParallelLoops.h"
 #include "vm/semantics/ScalarOps.h"
@@ -47,24 +48,6 @@ std::string quote(const std::string& s) {
 std::string describeShape(Type t, const Shape& s) {
   if (t == Type::Table) return std::to_string(s.rows) + " x " + std::to_string(s.cols);
   return std::to_string(s.length);
-}
-
-// Levenshtein distance, bounded: returns limit + 1 as soon as it must exceed limit.
-std::size_t editDistance(const std::string& a, const std::string& b, std::size_t limit) {
-  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return limit + 1;
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    std::size_t best = cur[0];
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-      best = std::min(best, cur[j]);
-    }
-    if (best > limit) return limit + 1;
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 }  // namespace
@@ -366,23 +349,18 @@ Routine* Checker::lookupRoutine(const std::string& name) {
 }
 
 std::string Checker::suggest(const std::string& name) const {
-  std::string key = lowerCase(name);
-  if (key.size() > 64) return {};
-  std::size_t limit = std::max<std::size_t>(1, key.size() / 3);
-  std::string best;
-  std::size_t bestDist = limit + 1;
-  auto consider = [&](const std::string& candidate) {
-    std::size_t d = editDistance(key, lowerCase(candidate), limit);
-    if (d < bestDist) {
-      bestDist = d;
-      best = candidate;
-    }
-  };
+  if (name.size() > 64) return {};
+  std::vector<std::string> names;
   if (locals_)
-    for (auto& [k, s] : *locals_) consider(s->name);
-  for (auto& [k, s] : globals_) consider(s->name);
-  for (auto& [k, r] : routines_) consider(r->name);
-  for (auto& b : builtins()) consider(b.name);
+    for (auto& [k, s] : *locals_) names.push_back(s->name);
+  for (auto& [k, s] : globals_) names.push_back(s->name);
+  for (auto& [k, r] : routines_) names.push_back(r->name);
+  for (auto& b : builtins()) names.emplace_back(b.name);
+  std::string best = closestWord(name, names);
+  // Star ignores case: a name typed in lower case gets its suggestion in lower case ('writeln',
+  // not the table's 'WRITELN').
+  if (std::none_of(name.begin(), name.end(), [](unsigned char c) { return std::isupper(c); }))
+    best = lowerCase(best);
   return best;
 }
 
