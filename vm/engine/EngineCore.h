@@ -28,6 +28,7 @@
 #include <cstdint>
 
 #include "vm/bytecode/Opcodes.h"
+#include "core/HostFloat.h"
 #include "vm/engine/EngineLayout.h"
 #include "vm/engine/EngineTeam.h"
 #include "vm/engine/EngineTeamOps.h"
@@ -164,11 +165,11 @@ class Core {
     return (operand & kGlobalBit) ? s_.globals[operand & ~kGlobalBit] : s_.stack[base_ + operand];
   }
   STAR_HD std::int64_t I(int k) { return static_cast<std::int64_t>(R(a_[k])); }
-  STAR_HD double F(int k) { return asReal(R(a_[k])); }
+  STAR_HD double F(int k) { return realFromBits(R(a_[k])); }
   STAR_HD std::uint32_t H(int k) { return static_cast<std::uint32_t>(R(a_[k])); }
   STAR_HD Shape& S(std::uint32_t handle) { return s_.shapes[handle]; }
   STAR_HD void setI(int k, std::int64_t v) { R(a_[k]) = static_cast<Word>(v); }
-  STAR_HD void setF(int k, double v) { R(a_[k]) = realBits(v); }
+  STAR_HD void setF(int k, double v) { R(a_[k]) = realBitsOf(v); }
 
   // The instruction stops the run; the host executes it (leader only writes).
   STAR_HD void stop(Ctl& next, StopReason why) {

@@ -271,7 +271,7 @@ STAR_HD void Core<Team>::leaderOp(Op op, Ctl& next, bool checked) {
       } else if (len == 32) {
         setF(0, floatBitsToReal(static_cast<std::uint32_t>(v)));
       } else {
-        setF(0, asReal(v));
+        setF(0, realFromBits(v));
       }
       break;
     }

@@ -28,7 +28,6 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
-#include <cstring>
 
 #include "core/BitLayout.h"
 #include "vm/bytecode/Opcodes.h"
@@ -72,17 +71,6 @@ concept EngineTeam = requires(T& t, const T& c, std::uint64_t v, bool b) {
 };
 
 inline constexpr std::uint64_t kNone = ~std::uint64_t{0};
-
-STAR_HD double asReal(Word w) {
-  double d;
-  std::memcpy(&d, &w, sizeof d);
-  return d;
-}
-STAR_HD Word realBits(double d) {
-  Word w;
-  std::memcpy(&w, &d, sizeof w);
-  return w;
-}
 
 // Words of a shape's value (a table's columns, or a bit vector).
 STAR_HD std::uint64_t valueWords(const Shape& s) { return s.cols * wordsForBits(s.rows); }

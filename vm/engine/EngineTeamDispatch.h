@@ -206,7 +206,7 @@ STAR_HD void Core<Team>::teamOp(Op op, Ctl& next) {
         packed = numberToWord(lowBits(static_cast<std::uint64_t>(n), static_cast<unsigned>(k)), static_cast<std::uint64_t>(k));
       } else {
         if (k != 32 && k != 64) return stop(next, StopReason::Error);
-        const Word v = k == 32 ? realToFloatBits(F(1)) : realBits(F(1));
+        const Word v = k == 32 ? realToFloatBits(F(1)) : realBitsOf(F(1));
         packed = numberToWord(v, static_cast<std::uint64_t>(k));
       }
       const std::uint64_t len = static_cast<std::uint64_t>(k);

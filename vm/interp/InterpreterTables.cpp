@@ -54,36 +54,26 @@ bool Interpreter::tableOp(Op op, const std::uint32_t* a) {
     }
     case Op::TROWS: reg(a[0]).i = static_cast<std::int64_t>(backend_.rows(H(1))); break;
     case Op::TCOLS: reg(a[0]).i = static_cast<std::int64_t>(backend_.cols(H(1))); break;
-    case Op::TGETCOL: {
-      Handle t = H(1);
-      std::uint64_t j = index(I(2), backend_.cols(t), "column");
-      reshapeBits(H(0), backend_.rows(t));
-      backend_.getCol(H(0), t, j);
+    // COL and ROW: a column is a line of rows bits, a row a line of cols bits.
+    case Op::TGETCOL: case Op::TGETROW: {
+      const bool col = op == Op::TGETCOL;
+      const Handle t = H(1);
+      const std::uint64_t k = index(I(2), col ? backend_.cols(t) : backend_.rows(t), indexWhat(op));
+      reshapeBits(H(0), col ? backend_.rows(t) : backend_.cols(t));
+      if (col) backend_.getCol(H(0), t, k);
+      else backend_.getRow(H(0), t, k);
       break;
     }
-    case Op::TSETCOL: {
-      Handle t = H(0);
-      std::uint64_t j = index(I(1), backend_.cols(t), "column");
-      if (backend_.length(H(2)) != backend_.rows(t))
-        throw Fault("size mismatch: the table has " + str(backend_.rows(t)) +
-                    " rows but the slice has " + str(backend_.length(H(2))) + " bits");
-      backend_.setCol(t, j, H(2));
-      break;
-    }
-    case Op::TGETROW: {
-      Handle t = H(1);
-      std::uint64_t i = index(I(2), backend_.rows(t), "row");
-      reshapeBits(H(0), backend_.cols(t));
-      backend_.getRow(H(0), t, i);
-      break;
-    }
-    case Op::TSETROW: {
-      Handle t = H(0);
-      std::uint64_t i = index(I(1), backend_.rows(t), "row");
-      if (backend_.length(H(2)) != backend_.cols(t))
-        throw Fault("size mismatch: the table has " + str(backend_.cols(t)) +
-                    " columns but the word has " + str(backend_.length(H(2))) + " bits");
-      backend_.setRow(t, i, H(2));
+    case Op::TSETCOL: case Op::TSETROW: {
+      const bool col = op == Op::TSETCOL;
+      const Handle t = H(0);
+      const std::uint64_t k = index(I(1), col ? backend_.cols(t) : backend_.rows(t), indexWhat(op));
+      const std::uint64_t line = col ? backend_.rows(t) : backend_.cols(t);
+      if (backend_.length(H(2)) != line)
+        throw Fault("size mismatch: the table has " + str(line) + (col ? " rows but the slice has " : " columns but the word has ") +
+                    str(backend_.length(H(2))) + " bits");
+      if (col) backend_.setCol(t, k, H(2));
+      else backend_.setRow(t, k, H(2));
       break;
     }
     case Op::TLOAD: {
