@@ -1,6 +1,7 @@
 #include "core/FileText.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,12 +31,26 @@ class FileDescriptor {
   bool owned_;
 };
 
+bool interruptRequested() { return gInterruptRequested.load(std::memory_order_relaxed); }
+
 // A failed call that another signal (not Ctrl-C) cut short: make it again.
-bool retryable() { return errno == EINTR && !gInterruptRequested.load(std::memory_order_relaxed); }
+bool retryable() { return errno == EINTR && !interruptRequested(); }
 
 // A failed call's error: "interrupted" after Ctrl-C, else "cannot VERB: REASON".
 std::string failure(const char* verb) {
   return errno == EINTR ? "interrupted" : std::string("cannot ") + verb + ": " + std::strerror(errno);
+}
+
+// Waits until `fd` is ready for `events` or Ctrl-C comes. A Ctrl-C that landed before a blocking
+// read or write began would not cut it short (the signal is spent), so the wait wakes every 50 ms
+// to look at the flag: a pipe whose other end never moves cannot hold the run. False: interrupted.
+bool awaitReady(int fd, short events) {
+  for (;;) {
+    if (interruptRequested()) return false;
+    struct pollfd p {fd, events, 0};
+    const int n = ::poll(&p, 1, 50);
+    if (n != 0 && !(n < 0 && errno == EINTR)) return true;  // ready, hung up, or an error read/write reports
+  }
 }
 
 // open(2) that Ctrl-C can stop: a FIFO with no writer (or, for writing, no reader) blocks in open
@@ -43,6 +58,11 @@ std::string failure(const char* verb) {
 // returns EINTR. Another signal (not an interrupt) simply retries. `verb` names the use in errors.
 int openInterruptibly(const std::string& path, int flags, const char* verb, std::string& error) {
   for (;;) {
+    // A Ctrl-C before the open: a FIFO with no partner would otherwise block with the signal spent.
+    if (interruptRequested()) {
+      error = "interrupted";
+      return -1;
+    }
     const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
     if (retryable()) continue;
@@ -82,6 +102,10 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_
   if (regular) text.reserve(static_cast<std::size_t>(before.st_size));
   char buffer[1 << 16];
   for (;;) {
+    if (!awaitReady(fd.get(), POLLIN)) {
+      error = "interrupted";
+      return std::nullopt;
+    }
     const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
     if (n == 0) break;
     if (n < 0) {
@@ -89,7 +113,7 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_
       error = failure("read");
       return std::nullopt;
     }
-    if (gInterruptRequested.load(std::memory_order_relaxed)) {  // data kept coming: no EINTR
+    if (interruptRequested()) {  // data kept coming: no EINTR
       error = "interrupted";
       return std::nullopt;
     }
@@ -121,12 +145,16 @@ bool writeFileText(const std::string& path, const std::string& text, std::string
   FileDescriptor fd(raw, true);
   std::size_t done = 0;
   while (done < text.size()) {
+    if (!awaitReady(fd.get(), POLLOUT)) {
+      error = "interrupted";
+      return false;
+    }
     const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
     if (n >= 0) {
       done += static_cast<std::size_t>(n);
       // A write cut short by Ctrl-C returns what it wrote, not EINTR: stop here, before writing on
       // (and, on a FIFO whose reader leaves, before dying of SIGPIPE).
-      if (gInterruptRequested.load(std::memory_order_relaxed) && done < text.size()) {
+      if (interruptRequested() && done < text.size()) {
         error = "interrupted";
         return false;
       }
