@@ -1,6 +1,9 @@
 #include "cli/BackendChoice.h"
 
+#include <iostream>
+
 #include "core/MemoryLimit.h"
+#include "vm/interp/Interpreter.h"
 #include "runtime-cpu/CpuBackend.h"
 #ifdef STAR_HAVE_CUDA
 #include "runtime-cuda/CudaBackend.h"
@@ -64,8 +67,18 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
   return makeCpuBackend();
 }
 
+void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache) {
+  if (requested == "compiled") {
+    if (vm.enableCompiledEngine(useCache)) return;
+    static bool said = false;
+    if (!said) std::cerr << "star: the " << vm.backend().name() << " backend has no compiled code yet; the device engine interprets\n";
+    said = true;
+  }
+  vm.enableDeviceEngine(useDeviceEngine(requested, vm.backend()));
+}
+
 bool useDeviceEngine(const std::string& requested, const Backend& backend) {
-  if (requested == "device") return true;
+  if (requested == "device" || requested == "compiled") return true;
   return requested == "auto" && backend.name() == "cuda";
 }
 

@@ -9,6 +9,8 @@
 
 namespace star {
 
+class Interpreter;
+
 // requested: "auto", "cpu" or "cuda". Returns null and sets *error when it cannot be honoured.
 // Also sets the memory limit for the backend's device (core/MemoryLimit.h).
 std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error);
@@ -23,5 +25,8 @@ bool cudaBackendBuilt();
 // Whether `--engine=requested` (host, device, auto) runs on the backend's device engine: auto
 // means the device engine on the CUDA backend, the host elsewhere.
 bool useDeviceEngine(const std::string& requested, const Backend& backend);
+// Sets vm's engine for `--engine=requested`: compiled is the device engine's compiled tier (where
+// the backend has none, star says so once and the device engine interprets).
+void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache);
 
 }  // namespace star

@@ -191,7 +191,7 @@ int commandRun(const CommandLine& cl) {
   if (!p.ok) return 1;
   std::string error;
   // A program that cannot use a backend starts no GPU (vm/bytecode/BackendUse.h).
-  const bool needed = usesBackend(p.module) || cl.engine == "device";
+  const bool needed = usesBackend(p.module) || cl.engine == "device" || cl.engine == "compiled";
   auto backend = chooseBackendFor(cl.backend, needed, &error);
   times.mark(needed ? "backend start (" + (backend ? backend->name() : std::string("failed")) + ")"
                     : "backend start (none needed: the program has no slice, word or table)");
@@ -206,7 +206,7 @@ int commandRun(const CommandLine& cl) {
     vm.enableStats(cl.stats);
     vm.enableNatives(!cl.noNative);
     vm.enableParallelLoops(!cl.noParallelLoops);
-    vm.enableDeviceEngine(useDeviceEngine(cl.engine, *backend));
+    chooseEngine(vm, cl.engine, !cl.noCache);
     // Ctrl-C: the first stops the program at its next loop back-edge, call or blocking read with
     // "interrupted" (and its location); a second one ends the process at once.
     InterruptCatcher interrupts(InterruptCatcher::Second::Kills);

@@ -13,7 +13,8 @@ struct CommandLine {
   std::string file;
   std::string output;              // compile -o
   std::string backend = "auto";
-  std::string engine = "auto";     // --engine: host, device or auto
+  std::string engine = "auto";     // --engine: host, device, compiled or auto
+  bool noCache = false;            // --no-cache: compiled code is not kept on disk
   std::vector<std::string> modulePath;
   std::vector<std::string> programArgs;
   bool stats = false;

@@ -22,9 +22,10 @@ struct Option {
 constexpr Option kOptions[] = {
     {"--backend=cpu|cuda|auto",
      "where slice, word and table primitives run (default auto: CUDA when a GPU is present)"},
-    {"--engine=host|device|auto",
-     "who interprets the bytecode: the host, or the device engine that runs whole procedures on "
-     "the GPU (default auto)"},
+    {"--engine=host|device|compiled|auto",
+     "who runs the bytecode: the host, the device engine that runs whole procedures on the GPU "
+     "(interpreting), or the device engine's compiled code (default auto)"},
+    {"--no-cache", "do not keep compiled code in the cache directory ($STAR_CACHE_DIR)"},
     {"--stats", "after the run, each opcode's count and time on stderr"},
     {"--time-report",
      "after the run, the wall time of each phase (compile, backend start, run, release) on stderr"},
@@ -59,7 +60,7 @@ const std::vector<CommandHelp>& commands() {
        "(ParamCount, ParamStr): every word after FILE is one, even if it starts with '-'. FILE "
        "may\n"
        "be '-' for standard input. Exit status: 0, 1 for compile errors, 2 for run-time errors.",
-       {"--backend", "--engine", "--stats", "--time-report", "--no-native", "--no-parallel-loops",
+       {"--backend", "--engine", "--no-cache", "--stats", "--time-report", "--no-native", "--no-parallel-loops",
         "--stdlib-path", "--max-memory", "-Wno-unused"},
        "star run --backend=cpu examples/warshall.star examples/graphs/two_cycles8.txt"},
       {"check",

@@ -32,7 +32,9 @@ const char* kUsage =
     "options:\n"
     "  --backend=cpu|cuda|auto  where slice, word and table primitives run (default: auto,\n"
     "                           CUDA when a GPU is present)\n"
-    "  --engine=host|device|auto  who interprets the bytecode: the host, or the device engine\n"
+    "  --engine=host|device|compiled|auto  who runs the bytecode: the host, the device engine\n"
+    "                           (interpreting), or the device engine's compiled code\n"
+    "  --no-cache               compiled code is not kept in the cache ($STAR_CACHE_DIR)\n"
     "                           that runs whole procedures on the GPU (default: auto, the device\n"
     "                           engine on the CUDA backend; on the CPU backend `device` runs the\n"
     "                           engine's code on host threads, for testing)\n"
@@ -75,9 +77,10 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
     if (a.rfind("--backend=", 0) == 0) cl.backend = a.substr(10);
     else if (a.rfind("--engine=", 0) == 0) {
       cl.engine = a.substr(9);
-      if (cl.engine != "host" && cl.engine != "device" && cl.engine != "auto")
-        return usageError("--engine takes host, device or auto, not '" + cl.engine + "'", cl.command);
+      if (cl.engine != "host" && cl.engine != "device" && cl.engine != "compiled" && cl.engine != "auto")
+        return usageError("--engine takes host, device, compiled or auto, not '" + cl.engine + "'", cl.command);
     }
+    else if (a == "--no-cache") cl.noCache = true;
     else if (a == "--stats") cl.stats = true;
     else if (a == "--time-report") cl.timeReport = true;
     else if (a == "--dump-ast") cl.dumpAst = true;

@@ -430,6 +430,10 @@ class CpuBackend final : public Backend,
     if (!engine_) engine_ = cpu::makeThreadEngine(*this);
     return engine_.get();
   }
+  DeviceEngine* compiledEngine(bool useCache) override {
+    if (!compiled_) compiled_ = cpu::makeCompiledThreadEngine(*this, useCache);
+    return compiled_.get();
+  }
   std::uint32_t handleCount() override { return static_cast<std::uint32_t>(values_.size()); }
   engine::Shape shapeOf(std::uint32_t h) override {
     if (!values_.live(h)) return engine::Shape{};
@@ -581,6 +585,7 @@ class CpuBackend final : public Backend,
   // Whole-column scratch of the native procedures (candidates, carries); capacity kept.
   std::vector<Word> column_a_, column_b_;
   std::unique_ptr<DeviceEngine> engine_;
+  std::unique_ptr<DeviceEngine> compiled_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Interrupt.h"
+#include "runtime-cpu/ThreadTeam.h"
 #include "vm/engine/EngineCore.h"
 #include "vm/engine/EnginePack.h"
 
@@ -15,69 +16,6 @@ namespace star::cpu {
 namespace {
 
 using engine::Word;
-
-// What the threads of one run share: barriers, control slots, reduction slots.
-struct TeamShared {
-  TeamShared(unsigned b, unsigned t) : blocks(b), threads(t), grid(static_cast<std::ptrdiff_t>(b * t)) {
-    for (unsigned i = 0; i < b; ++i) block.push_back(std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(t)));
-    ctl.resize(b * 2);
-    slots.resize(std::size_t{b} * 2 * t);
-    partial.resize(std::size_t{2} * b);
-  }
-  unsigned blocks, threads;
-  std::barrier<> grid;
-  std::vector<std::unique_ptr<std::barrier<>>> block;
-  std::vector<engine::Ctl> ctl;        // [block][2]
-  std::vector<std::uint64_t> slots;    // [block][parity][thread]
-  std::vector<std::uint64_t> partial;  // [parity][block]
-};
-
-class ThreadTeam {
- public:
-  ThreadTeam(TeamShared& s, unsigned block, unsigned thread) : s_(s), b_(block), t_(thread) {}
-  bool leader() const { return t_ == 0; }
-  bool teamFirst() const { return b_ == 0 && t_ == 0; }
-  std::uint64_t rank() const { return std::uint64_t{b_} * s_.threads + t_; }
-  std::uint64_t size() const { return std::uint64_t{s_.blocks} * s_.threads; }
-  std::uint64_t blockRank() const { return t_; }
-  std::uint64_t blockSize() const { return s_.threads; }
-  void syncBlock() {
-    if (s_.threads > 1) s_.block[b_]->arrive_and_wait();
-  }
-  void syncData() {
-    if (s_.blocks > 1) s_.grid.arrive_and_wait();
-    else syncBlock();
-  }
-  engine::Ctl* ctl() { return &s_.ctl[std::size_t{b_} * 2]; }
-  bool interrupted() const { return gInterruptRequested.load(std::memory_order_relaxed); }
-  std::uint64_t reduceMin(std::uint64_t v) { return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x < y ? x : y; }); }
-  std::uint64_t reduceSum(std::uint64_t v) { return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x + y; }); }
-  bool reduceOr(bool v) { return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x | y; }) != 0; }
-
- private:
-  template <class Op>
-  std::uint64_t reduce(std::uint64_t v, Op op) {
-    // Alternating slots: a slot is written again two reductions later, after the other's barrier.
-    std::uint64_t* mine = &s_.slots[(std::size_t{b_} * 2 + parity_) * s_.threads];
-    mine[t_] = v;
-    if (s_.threads > 1) s_.block[b_]->arrive_and_wait();
-    std::uint64_t r = mine[0];
-    for (unsigned t = 1; t < s_.threads; ++t) r = op(r, mine[t]);
-    if (s_.blocks > 1) {
-      std::uint64_t* part = &s_.partial[std::size_t{parity_} * s_.blocks];
-      if (t_ == 0) part[b_] = r;
-      s_.grid.arrive_and_wait();
-      r = part[0];
-      for (unsigned b = 1; b < s_.blocks; ++b) r = op(r, part[b]);
-    }
-    parity_ ^= 1;
-    return r;
-  }
-
-  TeamShared& s_;
-  unsigned b_, t_;
-  unsigned parity_ = 0;
-};
 
 // "BxT" from the environment, each at least 1 (and at most 64).
 void teamShape(unsigned& blocks, unsigned& threads) {
@@ -96,7 +34,8 @@ void teamShape(unsigned& blocks, unsigned& threads) {
 
 class ThreadEngine final : public DeviceEngine {
  public:
-  explicit ThreadEngine(EngineStorage& storage) : storage_(storage) {}
+  ThreadEngine(EngineStorage& storage, ProgramCompiler compiler)
+      : storage_(storage), compiler_(std::move(compiler)) {}
 
   void load(const EngineProgramImage& image) override {
     image_ = image;
@@ -110,6 +49,7 @@ class ThreadEngine final : public DeviceEngine {
     program_.constLength = image_.constLength.data();
     program_.constWords = image_.constWords.data();
     program_.loops = image_.loops.data();
+    compiled_ = compiler_ ? compiler_(image_) : nullptr;
   }
 
   void run(EngineRun& r) override {
@@ -131,14 +71,18 @@ class ThreadEngine final : public DeviceEngine {
     for (auto& region : regions) region.assign(l.total, 0);
     std::vector<Word>& result = result_;
     result.assign(l.total, 0);
-    TeamShared shared(blocks, threads);
+    TeamShared shared(blocks, threads, gInterruptRequested);
     auto body = [&](unsigned b, unsigned t) {
       ThreadTeam team(shared, b, t);
       Word* region = regions[b].data();
       engine::copyRegion(team, region, staging.data(), l, *reinterpret_cast<const engine::Header*>(staging.data()));
       team.syncBlock();
-      engine::Core<ThreadTeam> core(team, program_, engine::regionAt(region, l));
-      core.run();
+      if (compiled_) {
+        compiled_(team, program_, engine::regionAt(region, l));
+      } else {
+        engine::Core<ThreadTeam> core(team, program_, engine::regionAt(region, l));
+        core.run();
+      }
       if (b != 0) return;
       team.syncBlock();  // the leader's last writes to the header
       // Not into `staging`: another block may still be copying its start from there.
@@ -163,6 +107,8 @@ class ThreadEngine final : public DeviceEngine {
 
  private:
   EngineStorage& storage_;
+  ProgramCompiler compiler_;
+  TeamRun compiled_ = nullptr;  // the image's compiled code, or null: the interpreter runs it
   EngineProgramImage image_;
   engine::Program program_;
   std::string shape_;
@@ -173,8 +119,8 @@ class ThreadEngine final : public DeviceEngine {
 
 }  // namespace
 
-std::unique_ptr<DeviceEngine> makeThreadEngine(EngineStorage& storage) {
-  return std::make_unique<ThreadEngine>(storage);
+std::unique_ptr<DeviceEngine> makeThreadEngine(EngineStorage& storage, ProgramCompiler compiler) {
+  return std::make_unique<ThreadEngine>(storage, std::move(compiler));
 }
 
 }  // namespace star::cpu

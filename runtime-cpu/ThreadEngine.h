@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "vm/backend/DeviceEngine.h"
@@ -23,6 +24,16 @@ class EngineStorage {
   virtual void setShape(std::uint32_t handle, std::uint64_t rows, std::uint64_t cols) = 0;
 };
 
-std::unique_ptr<DeviceEngine> makeThreadEngine(EngineStorage& storage);
+class ThreadTeam;
+// What each thread of the team runs: compiled code's entry (the host build of vm/compile's C++).
+using TeamRun = void (*)(ThreadTeam&, const engine::Program&, engine::Region);
+// Compiles a program for the team, or gives null: the interpreter (EngineCore.h) runs it.
+using ProgramCompiler = std::function<TeamRun(const EngineProgramImage&)>;
+
+std::unique_ptr<DeviceEngine> makeThreadEngine(EngineStorage& storage, ProgramCompiler compiler = {});
+// The same with compiled code (CompiledThreadEngine.cpp): each program the engine loads is
+// compiled by the host's C++ compiler; where that fails, star says so once and the interpreter
+// runs it. `messages` receives that line.
+std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, bool useCache);
 
 }  // namespace star::cpu

@@ -322,7 +322,7 @@ std::vector<std::string> completionsFor(const std::string& line, int start,
         for (const char* b : {"cpu", "cuda"})
           if (startsWithNoCase(b, prefix)) out.push_back(b);
       } else if (command == "engine") {
-        for (const char* b : {"host", "device", "auto"})
+        for (const char* b : {"host", "device", "compiled", "auto"})
           if (startsWithNoCase(b, prefix)) out.push_back(b);
       } else if (command == "stats" || command == "time") {
         for (const char* b : {"on", "off"})

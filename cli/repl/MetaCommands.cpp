@@ -156,8 +156,8 @@ MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
     }
   } else if (name == "engine") {
     std::string kind = lower(arg);
-    if (!kind.empty() && kind != "host" && kind != "device" && kind != "auto") {
-      session.error("expected :engine host, :engine device or :engine auto, not '" + arg + "'");
+    if (!kind.empty() && kind != "host" && kind != "device" && kind != "compiled" && kind != "auto") {
+      session.error("expected :engine host, :engine device, :engine compiled or :engine auto, not '" + arg + "'");
     } else {
       if (!kind.empty()) session.switchEngine(kind);
       session.out() << "engine: " << session.engineName() << "\n";

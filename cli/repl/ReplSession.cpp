@@ -223,17 +223,17 @@ void ReplSession::configure(Interpreter& vm) const {
   vm.enableStats(stats_);
   vm.enableNatives(options_.natives);
   vm.enableParallelLoops(options_.parallelLoops);
-  vm.enableDeviceEngine(useDeviceEngine(options_.engine, vm.backend()));
+  chooseEngine(vm, options_.engine, true);
 }
 
 void ReplSession::switchEngine(const std::string& requested) {
   options_.engine = requested;
-  if (vm_) vm_->enableDeviceEngine(useDeviceEngine(requested, *backend_));
+  if (vm_) chooseEngine(*vm_, requested, true);
 }
 
 std::string ReplSession::engineName() const {
   if (!vm_ || !vm_->deviceEngineOn()) return "host";
-  return "device (" + backendName() + ")";
+  return (vm_->compiledEngineOn() ? "compiled (" : "device (") + backendName() + ")";
 }
 
 void ReplSession::setStats(bool on) {

@@ -27,7 +27,7 @@ config.test_exec_root = lit_config.params.get(
 # lit passes only its own list of variables to the tests: the engine's are forwarded here. The
 # emulation on host threads (runtime-cpu/ThreadEngine.h) reads its team shape; the CUDA engine can
 # be forced into one block or the grid, and its state into global memory.
-for var in ("STAR_ENGINE_TEAM", "STAR_ENGINE_MODE", "STAR_ENGINE_GLOBAL_REGION"):
+for var in ("STAR_ENGINE_TEAM", "STAR_ENGINE_MODE", "STAR_ENGINE_GLOBAL_REGION", "STAR_CACHE_DIR", "STAR_CXX", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 if "STAR_ENGINE_MODE" in os.environ:

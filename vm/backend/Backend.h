@@ -123,6 +123,12 @@ class Backend {
   // An engine that runs whole stretches of bytecode on the device (vm/backend/DeviceEngine.h),
   // or null: the host interpreter then runs every instruction.
   virtual DeviceEngine* deviceEngine() { return nullptr; }
+  // The compiled tier of that engine (vm/compile/: the program compiled, the same protocol), or
+  // null when the backend has none. useCache: keep compiled code in the disk cache.
+  virtual DeviceEngine* compiledEngine(bool useCache) {
+    (void)useCache;
+    return nullptr;
+  }
 };
 
 }  // namespace star

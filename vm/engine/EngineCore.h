@@ -48,8 +48,8 @@ class Core {
   static_assert(EngineTeam<Team>);
 
  public:
-  STAR_HD_FN Core(Team& team, const Program& program, Region region)
-      : t_(team), p_(program), s_(region) {}
+  STAR_HD_FN Core(Team& team, const Program& program, Region region, bool compiled = false)
+      : t_(team), p_(program), s_(region), compiled_(compiled) {}
 
   // Runs until the engine stops (every thread of the team); the block's header then says where
   // and why.
@@ -94,11 +94,95 @@ class Core {
       if (t_.leader()) next.pc = nextPc_;
       if (opWord_ & kTeamFlag) {  // isTeamOp(op)
         settleReads();
-        teamOp(op, next);
+        teamOp(op, *this, next);
         if (t_.leader()) count(op, next);
         continue;
       }
       if (t_.leader()) leaderRun(op, next, c.mode == kChecked);
+    }
+  }
+
+  // ---- for compiled code (vm/engine/EngineCompiled.h), whose every thread runs the scalar code
+  // and calls these together.
+
+  // The position the next instruction is at (for its stop).
+  STAR_HD void at(std::uint32_t function, std::uint32_t pc, std::uint64_t base) {
+    fn_ = function;
+    pc_ = pc;
+    base_ = base;
+  }
+  // An instruction on the bits with its operands in hand (Ops: H, I, F, imm, put), exactly as
+  // the interpreter runs it; the reason it stops, or None.
+  template <class Ops>
+  STAR_HD StopReason team(Op op, Ops& o) {
+    settleReads();
+    Ctl next{pc_, fn_, base_, 0, kRun, 0, 0};
+    ownSlot_ = true;  // every thread records a stop in its own `next`
+    teamOp(op, o, next);
+    ownSlot_ = false;
+    return static_cast<StopReason>(next.stop);
+  }
+  STAR_HD Word constant(std::uint32_t k) const { return p_.constValue[k]; }
+  // The threads read bits outside an instruction on the bits (a grid settles before the next
+  // write).
+  STAR_HD void noteReads() { pendingReads_ = true; }
+  // The one instruction at `at` run as run() runs it (its interrupt check and the copies of a call
+  // included), for instructions compiled code leaves to the interpreter; where the run goes on,
+  // to every thread. A stop is written to the header.
+  STAR_HD Ctl runOne(Ctl at) {
+    Ctl* ctl = t_.ctl();
+    t_.syncBlock();  // the caller's writes to the state are seen; every read of the slots is done
+    if (t_.leader()) ctl[0] = at;
+    std::uint64_t step = 0;
+    bool done = false;
+    for (;;) {
+      t_.syncBlock();
+      const Ctl c = ctl[step & 1];
+      Ctl& next = ctl[(step + 1) & 1];
+      ++step;
+      if (c.stop) {
+        if (t_.leader()) {
+          Header& h = *s_.h;
+          h.pc = c.pc;
+          h.function = c.function;
+          h.base = c.base;
+          h.stop = c.stop;
+        }
+        return c;
+      }
+      if (done && !c.jobs && c.mode != kCheck) return c;
+      pc_ = c.pc;
+      fn_ = c.function;
+      base_ = c.base;
+      pendingReads_ = pendingReads_ || c.reads;
+      if (t_.leader()) next = Ctl{pc_, fn_, base_, 0, kRun, 0, 0};
+      if (c.jobs) {
+        settleReads();
+        runJobs(t_, s_.jobs, s_.shapes, c.jobs);
+        continue;
+      }
+      if (c.mode == kCheck) {
+        const bool stopNow = t_.reduceOr(t_.leader() && t_.interrupted());
+        if (t_.leader()) {
+          if (stopNow) next.stop = static_cast<std::uint32_t>(StopReason::Poll);
+          else next.mode = kChecked;
+        }
+        continue;
+      }
+      Op op = decode();
+      if (t_.leader()) next.pc = nextPc_;
+      done = true;
+      if (opWord_ & kTeamFlag) {
+        settleReads();
+        teamOp(op, *this, next);
+        if (t_.leader()) count(op, next);
+        continue;
+      }
+      if (t_.leader()) {
+        leaderOp(op, next, c.mode == kChecked);
+        if (leaderReadsBits(op)) next.reads = 1;
+        count(op, next);
+      }
     }
   }
 
@@ -161,6 +245,29 @@ class Core {
   }
 
   // ---- state
+  // The interpreter's operands (teamOp's Ops): the registers the instruction names.
+  STAR_HD std::uint32_t imm(int k) const { return a_[k]; }
+  STAR_HD void put(int k, std::int64_t v) {
+    if (t_.leader()) setI(k, v);
+  }
+  // A result's new shape, written by each block's leader after the team's barrier. The
+  // interpreter's next step begins with a block barrier that makes it seen; compiled code goes
+  // straight on, so there the block meets before (every read of the old shape done) and after,
+  // and only when the shape changes.
+  STAR_HD void setRows(std::uint32_t d, std::uint64_t rows) { setShape(d, rows, S(d).cols, S(d).fixed); }
+  STAR_HD void setShape(std::uint32_t d, std::uint64_t rows, std::uint64_t cols, std::uint32_t fixed) {
+    if (compiled_) {
+      const Shape& s = S(d);
+      if (s.rows == rows && s.cols == cols && s.fixed == fixed) return;
+      t_.syncBlock();
+    }
+    if (t_.leader()) {
+      S(d).rows = rows;
+      S(d).cols = cols;
+      S(d).fixed = fixed;
+    }
+    if (compiled_) t_.syncBlock();
+  }
   STAR_HD Word& R(std::uint32_t operand) {
     return (operand & kGlobalBit) ? s_.globals[operand & ~kGlobalBit] : s_.stack[base_ + operand];
   }
@@ -173,7 +280,7 @@ class Core {
 
   // The instruction stops the run; the host executes it (leader only writes).
   STAR_HD void stop(Ctl& next, StopReason why) {
-    if (!t_.leader()) return;
+    if (!t_.leader() && !ownSlot_) return;
     next.pc = pc_;
     next.stop = static_cast<std::uint32_t>(why);
   }
@@ -203,10 +310,14 @@ class Core {
   STAR_HD void jump(Ctl& next, std::uint32_t target, bool checked);
 
   // ---- the team's instructions (EngineTeamDispatch.h, EngineParallelLoop.h)
-  STAR_HD void teamOp(Op op, Ctl& next);
-  STAR_HD void bitwise(Op op, Ctl& next);
-  STAR_HD void getLine(Op op, Ctl& next);
-  STAR_HD void setLine(Op op, Ctl& next);
+  template <class Ops>
+  STAR_HD void teamOp(Op op, Ops& o, Ctl& next);
+  template <class Ops>
+  STAR_HD void bitwise(Op op, Ops& o, Ctl& next);
+  template <class Ops>
+  STAR_HD void getLine(Op op, Ops& o, Ctl& next);
+  template <class Ops>
+  STAR_HD void setLine(Op op, Ops& o, Ctl& next);
   STAR_HD void parallelLoop(Ctl& next);
 
   // LoopForm's values (vm/bytecode/Module.h; EngineLoops.cpp checks that they agree).
@@ -239,6 +350,8 @@ class Core {
   const std::uint32_t* code_ = nullptr;       // function codeFunction_'s code
   std::uint32_t codeFunction_ = ~std::uint32_t{0};
   bool pendingReads_ = false;  // a leader read bits since the last team-wide barrier
+  bool compiled_ = false;      // every thread runs on after an instruction (setShape)
+  bool ownSlot_ = false;       // `next` is the thread's own, not the block's control slot
 };
 
 }  // namespace star::engine

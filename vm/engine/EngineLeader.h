@@ -12,6 +12,7 @@
 #include "core/HostFloat.h"
 #include "vm/bytecode/Opcodes.h"
 #include "vm/engine/EngineCore.h"
+#include "vm/engine/EngineReads.h"
 #include "vm/semantics/ScalarOps.h"
 
 namespace star::engine {
@@ -247,36 +248,13 @@ STAR_HD void Core<Team>::leaderOp(Op op, Ctl& next, bool checked) {
       return stop(next, StopReason::File);
     case Op::RAISE: return stop(next, StopReason::Error);
 
-    // ---- reads of bits (made visible by the steps before)
-    case Op::BGET: {
-      const Shape& x = S(H(1));
-      const std::int64_t i = I(2);
-      if (!sem::inRange(i, x.rows)) return stop(next, StopReason::Error);
-      const std::uint64_t bit = static_cast<std::uint64_t>(i - 1);
-      setI(0, static_cast<std::int64_t>((x.data[bit / 64] >> (bit % 64)) & 1));
+    // ---- reads of shapes and bits (made visible by the steps before)
+    case Op::BGET: case Op::BLEN: case Op::WVAL: case Op::WSVAL: case Op::WFVAL: case Op::TROWS: case Op::TCOLS: {
+      Word r;
+      if (!readShape(op, S(H(1)), op == Op::BGET ? I(2) : 0, r)) return stop(next, StopReason::Error);
+      R(a_[0]) = r;
       break;
     }
-    case Op::BLEN: setI(0, static_cast<std::int64_t>(S(H(1)).rows)); break;
-    case Op::WVAL: case Op::WSVAL: case Op::WFVAL: {
-      const Shape& x = S(H(1));
-      const std::uint64_t len = x.rows;
-      if (op == Op::WVAL && len > 63) return stop(next, StopReason::Error);
-      if (op == Op::WSVAL && (len < 1 || len > 64)) return stop(next, StopReason::Error);
-      if (op == Op::WFVAL && len != 32 && len != 64) return stop(next, StopReason::Error);
-      const Word v = len ? wordToNumber(x.data[0], len) : 0;
-      if (op == Op::WVAL) {
-        setI(0, static_cast<std::int64_t>(v));
-      } else if (op == Op::WSVAL) {
-        setI(0, signExtend(v, static_cast<unsigned>(len)));
-      } else if (len == 32) {
-        setF(0, floatBitsToReal(static_cast<std::uint32_t>(v)));
-      } else {
-        setF(0, realFromBits(v));
-      }
-      break;
-    }
-    case Op::TROWS: setI(0, static_cast<std::int64_t>(S(H(1)).rows)); break;
-    case Op::TCOLS: setI(0, static_cast<std::int64_t>(S(H(1)).cols)); break;
     default:
       return stop(next, StopReason::Other);
   }

@@ -88,7 +88,10 @@ class Interpreter {
   // Runs on the backend's device engine wherever it can (false: the host runs every instruction,
   // the reference). Without a device engine this does nothing.
   void enableDeviceEngine(bool on);
+  // The device engine's compiled tier (Backend::compiledEngine); false when the backend has none.
+  bool enableCompiledEngine(bool useCache);
   bool deviceEngineOn() const { return engine_ != nullptr; }
+  bool compiledEngineOn() const { return engine_ != nullptr && compiledOn_; }
   const EngineStats& engineStats() const { return engineStats_; }
   // Bounds a run to `n` loop iterations (backward jumps) and calls (0: no bound), for fuzzing and
   // generated programs: beyond it the run stops with a runtime error.
@@ -200,6 +203,7 @@ class Interpreter {
                    std::uint32_t& pc);
   void loadProgram(const Module& m);
   DeviceEngine* engine_ = nullptr;
+  bool compiledOn_ = false;  // engine_ is the backend's compiled tier
   EngineStats engineStats_;
   bool engineWantsStorage_ = false;  // the engine's last stop was for storage: grow the pools
   void growPoolsForEngine();

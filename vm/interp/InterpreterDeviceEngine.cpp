@@ -74,7 +74,18 @@ EngineStats EngineStats::since(const EngineStats& before) const {
   return d;
 }
 
-void Interpreter::enableDeviceEngine(bool on) { engine_ = on ? backend_.deviceEngine() : nullptr; }
+void Interpreter::enableDeviceEngine(bool on) {
+  engine_ = on ? backend_.deviceEngine() : nullptr;
+  compiledOn_ = false;
+  engineModule_ = nullptr;  // another engine may have loaded the program
+}
+
+bool Interpreter::enableCompiledEngine(bool useCache) {
+  engine_ = backend_.compiledEngine(useCache);
+  compiledOn_ = engine_ != nullptr;
+  engineModule_ = nullptr;  // the other engine has not loaded the program
+  return engine_ != nullptr;
+}
 
 // The instructions the engine always hands back are not worth a launch.
 bool Interpreter::deviceRuns(Op op) { return !isHostOp(op) && !isHostMathOp(op); }

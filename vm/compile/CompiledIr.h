@@ -1,0 +1,68 @@
+// The compiled tier's intermediate representation: a function's verified bytecode as basic blocks
+// of instructions, each marked with how compiled code runs it, and the points where a run may enter
+// it. The C++ emitter (EmitCpp.h) reads only this; `star dis --emit=ir` prints it.
+//
+// How each instruction runs (Kind):
+//   Scalar     vm/semantics' operation on registers held in locals; a fault stops before it
+//   Load       a register from an immediate, a constant or another register
+//   Jump       a branch; a backward one polls (interrupt, budget) first
+//   ShapeRead  a scalar from a value's shape or bits (vm/engine/EngineReads.h), by every thread
+//   Team       an instruction on the bits, the interpreter's own code with the operands in hand
+//   Interpret  a stop point: the registers go back to the frame and the interpreter runs it
+//              (calls, returns, references, strings, I/O, parallel loops, ...)
+// A run enters a function at offset 0, at a jump target, or after an Interpret instruction (where
+// the trampoline re-enters it); anywhere else the interpreter runs instructions until one of
+// these (the entry points, `resume`).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vm/bytecode/Opcodes.h"
+
+namespace star::compile {
+
+enum class Kind : std::uint8_t { Scalar, Load, Jump, ShapeRead, Team, Interpret };
+const char* kindName(Kind k);
+Kind kindOf(Op op);
+
+struct IrInstr {
+  std::uint32_t pc = 0, next = 0;
+  Op op = Op::HALT;
+  Kind kind = Kind::Interpret;
+  std::vector<std::uint32_t> operands;  // the code's operand words, in shape order
+  bool backward = false;                // a jump to itself or before it
+};
+
+struct IrBlock {
+  std::uint32_t begin = 0;
+  bool entry = false;  // a run may enter here
+  std::vector<IrInstr> instrs;
+  std::vector<std::uint32_t> successors;  // the offsets of the blocks control goes to
+};
+
+// The registers and globals a function reads or writes (operand encoding: globals by slot).
+struct IrFunction {
+  std::uint32_t index = 0;
+  std::string name;
+  std::uint32_t numRegs = 0;
+  std::vector<IrBlock> blocks;
+  std::vector<std::uint32_t> regsUsed, regsWritten, globalsUsed, globalsWritten;
+};
+
+struct FunctionCode {
+  std::string name;
+  std::span<const std::uint32_t> code;  // plain opcodes (not the engine's op words)
+  std::uint32_t numRegs = 0;
+};
+
+// The IR of verified code.
+IrFunction buildIr(std::uint32_t index, const FunctionCode& f);
+std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions);
+
+// The IR as text: one line per block, one per instruction with its kind.
+std::string printIr(std::span<const IrFunction> functions);
+
+}  // namespace star::compile

@@ -1,0 +1,30 @@
+// The compiled tier's C++: the IR (CompiledIr.h) as source that runs on the device engine's team
+// (vm/engine/EngineCompiled.h). The same text compiles with NVRTC for the GPU and with the host
+// compiler for host threads; each wraps it with its own entry point (the kernel, or a C function
+// over the host team). `star dis --emit=cuda` prints it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/EmbeddedFile.h"
+#include "vm/compile/CompiledIr.h"
+
+namespace star::compile {
+
+// The functions and the trampoline, in namespace star_compiled:
+//   template <class Team> STAR_HD_FN void run(Team&, const star::engine::Program&,
+//                                               star::engine::Region);
+// which runs until the engine stops, as Core::run does. Includes vm/engine/EngineCompiled.h.
+std::string emitCpp(std::span<const IrFunction> functions);
+
+// The headers the generated code includes (the engine's, and what they include), by their paths
+// from the repository root, for the run-time compilers.
+std::span<const EmbeddedFile> engineHeaders();
+
+// A hash of everything besides the generated source that changes compiled code: the embedded
+// headers and star's version.
+std::uint64_t generatorKey();
+
+}  // namespace star::compile

@@ -1,0 +1,159 @@
+// What compiled code (vm/compile/: a module's functions as C++, compiled for the GPU by NVRTC or
+// for host threads by the host compiler) runs on: the device engine's team, state and protocol.
+//
+// Every thread of the team runs the compiled functions together: scalar instructions on its own
+// copy of the registers (C++ locals, so in machine registers), instructions on the bits through
+// the interpreter's own code for them (Core::team, with the operands in hand), so that checks,
+// stops and results are the interpreter's by construction. The block region holds the state
+// between functions: a compiled function loads the registers it uses on entry and, before it
+// leaves (a stop, or an instruction it leaves to the interpreter, Core::runOne), each block's
+// leader writes back the ones it writes. A run that stops is in exactly the state the interpreter
+// engine leaves, so the host takes over the same way.
+//
+// The generated code is one function per Star function, `Exit f_N(Compiled<Team>&)`, entered at
+// c.pc (0, a jump target, or the instruction after one it left to the interpreter), and one
+// trampoline, runCompiled, that enters the function the run is in until the run stops.
+#pragma once
+
+#include <cstdint>
+
+#include "core/HostFloat.h"
+#include "vm/bytecode/Opcodes.h"
+#include "vm/engine/EngineCore.h"
+#include "vm/engine/EngineReads.h"
+#include "vm/semantics/ScalarOps.h"
+
+namespace star::engine {
+
+// How a compiled function left: the run stopped (the header says where and why), or it goes on
+// at (c.function, c.pc, c.base), in this function or another.
+enum class Exit : std::uint32_t { Stopped, Moved };
+
+// An instruction's operands in hand, for Core::team: registers' values, the immediates, and the
+// scalar result it puts.
+struct Values {
+  Word v[4];
+  std::uint32_t im[4];
+  STAR_HD std::uint32_t H(int k) const { return static_cast<std::uint32_t>(v[k]); }
+  STAR_HD std::int64_t I(int k) const { return static_cast<std::int64_t>(v[k]); }
+  STAR_HD double F(int k) const { return realFromBits(v[k]); }
+  STAR_HD std::uint32_t imm(int k) const { return im[k]; }
+  STAR_HD void put(int k, std::int64_t x) { v[k] = static_cast<Word>(x); }
+};
+
+template <class Team>
+class Compiled {
+ public:
+  STAR_HD_FN Compiled(Team& team, const Program& program, Region region)
+      : t(team), core(team, program, region, true), s_(region) {
+    const Header& h = *s_.h;
+    stats = (h.flags & kFlagStats) != 0;
+    polls_ = h.pollsToCheck;
+    budget_ = h.budgetLeft;
+    function = h.function;
+    pc = h.pc;
+    base = h.base;
+  }
+
+  // ---- the state
+  STAR_HD Word reg(std::uint32_t r) const { return s_.stack[base + r]; }
+  STAR_HD Word global(std::uint32_t g) const { return s_.globals[g]; }
+  // Writes back (each block's leader; the next barrier makes them seen).
+  STAR_HD void putReg(std::uint32_t r, Word v) {
+    if (t.leader()) s_.stack[base + r] = v;
+  }
+  STAR_HD void putGlobal(std::uint32_t g, Word v) {
+    if (t.leader()) s_.globals[g] = v;
+  }
+  STAR_HD const Shape& shape(Word handle) const { return s_.shapes[static_cast<std::uint32_t>(handle)]; }
+  STAR_HD Word constant(std::uint32_t k) const { return core.constant(k); }
+
+  // ---- counting, for --stats (only with it on)
+  STAR_HD void counted(Op op) {
+    ++executed_;
+    if (t.leader() && static_cast<std::uint32_t>(op) < kOpCounters) ++s_.opCounts[static_cast<std::uint32_t>(op)];
+  }
+
+  // ---- control
+  // A backward jump's poll (Core::poll): the interrupt flag every kPollsPerCheck, agreed by the
+  // team, and the budget. False: the run stops there (the caller writes its registers back first
+  // and then calls stopAt).
+  STAR_HD bool poll() {
+    if (polls_ == 0) {
+      polls_ = kPollsPerCheck;
+      if (t.reduceOr(t.leader() && t.interrupted())) return false;
+    } else {
+      --polls_;
+    }
+    if (budget_) {
+      if (budget_ == 1) return false;
+      --budget_;
+    }
+    return true;
+  }
+  // The run stops before the instruction at `at` (the host executes it).
+  STAR_HD Exit stopAt(std::uint32_t at, StopReason why) {
+    if (t.leader()) {
+      Header& h = *s_.h;
+      h.function = function;
+      h.pc = at;
+      h.base = base;
+      h.stop = static_cast<std::uint32_t>(why);
+    }
+    saveCounters();
+    return Exit::Stopped;
+  }
+  // The instruction at `at` run by the interpreter (Core::runOne), after the caller wrote its
+  // registers back; the trampoline then enters whatever function the run goes on in.
+  STAR_HD Exit interpret(std::uint32_t at) {
+    saveCounters();
+    const Ctl next = core.runOne(Ctl{at, function, base, 0, kRun, 0, 0});
+    loadCounters();
+    if (next.stop) return Exit::Stopped;
+    function = next.function;
+    pc = next.pc;
+    base = next.base;
+    return Exit::Moved;
+  }
+  // An instruction on the bits, exactly as the interpreter runs it; None, or why the run stops.
+  STAR_HD StopReason team(std::uint32_t at, Op op, Values& v) {
+    core.at(function, at, base);
+    return core.team(op, v);
+  }
+  // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
+  STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
+    if (leaderReadsBits(op)) core.noteReads();
+    return readShape(op, shape(handle), index, out);
+  }
+
+  // The end of a launch: the counters to the header (the host reads block 0's).
+  STAR_HD void saveCounters() {
+    t.syncBlock();  // every thread is done reading the header's counters
+    if (t.leader()) {
+      Header& h = *s_.h;
+      h.pollsToCheck = polls_;
+      h.budgetLeft = budget_;
+      h.instructions += executed_;
+    }
+    executed_ = 0;
+    t.syncBlock();
+  }
+
+  Team& t;
+  Core<Team> core;
+  bool stats = false;
+  std::uint32_t function = 0, pc = 0;
+  std::uint64_t base = 0;
+
+ private:
+  STAR_HD void loadCounters() {
+    const Header& h = *s_.h;
+    polls_ = h.pollsToCheck;
+    budget_ = h.budgetLeft;
+  }
+
+  Region s_;
+  std::uint64_t polls_ = 0, budget_ = 0, executed_ = 0;
+};
+
+}  // namespace star::engine
