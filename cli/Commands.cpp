@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "cli/BackendChoice.h"
+#include "vm/compile/CompiledIr.h"
+#include "vm/compile/EmitCpp.h"
 #include "cli/InterruptSignal.h"
 #include "cli/PhaseTimes.h"
 #include "cli/RuntimeErrorText.h"
@@ -132,6 +134,14 @@ int commandDis(const CommandLine& cl) {
   LoadedProgram p;
   loadProgram(cl, p);
   if (!p.ok) return 1;
+  if (!cl.emit.empty()) {
+    // The compiled tier's view of the module: its IR, or the C++ generated from it.
+    std::vector<compile::FunctionCode> functions;
+    for (const Function& f : p.module.functions) functions.push_back({f.name, f.code, f.numRegs});
+    const std::vector<compile::IrFunction> ir = compile::buildIr(functions);
+    std::cout << (cl.emit == "ir" ? compile::printIr(ir) : compile::emitCpp(ir));
+    return 0;
+  }
   disassemble(p.module, std::cout, [&](std::uint32_t file, std::uint32_t line) {
     return file < p.sources.size() ? p.sources.line(file, line) : std::string();
   });

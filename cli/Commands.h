@@ -14,7 +14,8 @@ struct CommandLine {
   std::string output;              // compile -o
   std::string backend = "auto";
   std::string engine = "auto";     // --engine: host, device, compiled or auto
-  bool noCache = false;            // --no-cache: compiled code is not kept on disk
+  bool noCache = false;
+  std::string emit;                // dis --emit=ir|cuda: the compiled tier's IR or C++            // --no-cache: compiled code is not kept on disk
   std::vector<std::string> modulePath;
   std::vector<std::string> programArgs;
   bool stats = false;

@@ -25,6 +25,7 @@ constexpr Option kOptions[] = {
     {"--engine=host|device|compiled|auto",
      "who runs the bytecode: the host, the device engine that runs whole procedures on the GPU "
      "(interpreting), or the device engine's compiled code (default auto)"},
+    {"--emit=ir|cuda", "(dis) print the compiled tier's IR or its generated C++ instead of the bytecode"},
     {"--no-cache", "do not keep compiled code in the cache directory ($STAR_CACHE_DIR)"},
     {"--stats", "after the run, each opcode's count and time on stderr"},
     {"--time-report",
@@ -70,8 +71,9 @@ const std::vector<CommandHelp>& commands() {
        "star check --explain-loops examples/warshall.star"},
       {"dis",
        "star dis [OPTIONS] FILE",
-       "Print the bytecode of a .star or .starc file, with the source lines interleaved.",
-       {"--stdlib-path", "-Wno-unused"},
+       "Print the bytecode of a .star or .starc file, with the source lines interleaved; with --emit, the "
+       "compiled tier's intermediate representation (ir) or the C++ it generates (cuda).",
+       {"--emit", "--stdlib-path", "-Wno-unused"},
        "star dis examples/warshall.star | less"},
       {"compile",
        "star compile [OPTIONS] FILE [-o OUT]",

@@ -19,7 +19,8 @@ const char* kUsage =
     "commands:\n"
     "  run FILE [ARGS...]   compile (or load a .starc) and execute; ARGS reach ParamStr\n"
     "  check FILE           parse and check only; --dump-ast prints the syntax tree\n"
-    "  dis FILE             print the bytecode with the source lines interleaved\n"
+    "  dis FILE             print the bytecode with the source lines interleaved; --emit=ir or\n"
+    "                       --emit=cuda prints the compiled tier's IR or generated C++ instead\n"
     "  compile FILE -o OUT  write a bytecode module (.starc)\n"
     "  repl                 interactive session (also: star with no arguments on a terminal)\n"
     "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
@@ -81,6 +82,11 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
         return usageError("--engine takes host, device, compiled or auto, not '" + cl.engine + "'", cl.command);
     }
     else if (a == "--no-cache") cl.noCache = true;
+    else if (a.rfind("--emit=", 0) == 0) {
+      cl.emit = a.substr(7);
+      if (cl.emit != "ir" && cl.emit != "cuda")
+        return usageError("--emit takes ir or cuda, not '" + cl.emit + "'", cl.command);
+    }
     else if (a == "--stats") cl.stats = true;
     else if (a == "--time-report") cl.timeReport = true;
     else if (a == "--dump-ast") cl.dumpAst = true;

@@ -30,6 +30,9 @@ config.test_exec_root = lit_config.params.get(
 for var in ("STAR_ENGINE_TEAM", "STAR_ENGINE_MODE", "STAR_ENGINE_GLOBAL_REGION", "STAR_CACHE_DIR", "STAR_CXX", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Compiled code (--engine=compiled) is cached in the build tree unless the caller names a cache.
+if "STAR_CACHE_DIR" not in os.environ:
+    config.environment["STAR_CACHE_DIR"] = os.path.join(config.test_exec_root, "compiled-cache")
 if "STAR_ENGINE_MODE" in os.environ:
     config.available_features.add("engine-mode-forced")
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])

@@ -73,7 +73,10 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
         const std::uint32_t r = ir.operands[k];
         const bool global = (r & kGlobalBit) != 0;
         (global ? gUsed : used).insert(r & ~kGlobalBit);
-        if (access[k] == 'w' || access[k] == 'u') (global ? gWritten : written).insert(r & ~kGlobalBit);
+        // An instruction on the bits changes what a handle names, never the handle: only a scalar
+        // target (s), MOVE's (m) and MKREF's (q) change a register.
+        if (access[k] == 'w' && (shape[k] == 's' || shape[k] == 'm' || shape[k] == 'q'))
+          (global ? gWritten : written).insert(r & ~kGlobalBit);
       }
       block.instrs.push_back(std::move(ir));
     }
