@@ -55,50 +55,12 @@ class Core {
   // and why.
   STAR_HD_FN void run() {
     Header& h = *s_.h;
-    Ctl* ctl = t_.ctl();
-    if (t_.leader()) ctl[0] = Ctl{h.pc, h.function, h.base, 0, kRun, 0, 0};
+    if (t_.leader()) t_.ctl()[0] = Ctl{h.pc, h.function, h.base, 0, kRun, 0, 0};
     std::uint64_t step = 0;
     for (;;) {
-      t_.syncBlock();
-      const Ctl c = ctl[step & 1];
-      Ctl& next = ctl[(step + 1) & 1];
-      ++step;
-      if (c.stop) {
-        if (t_.leader()) {
-          h.pc = c.pc;
-          h.function = c.function;
-          h.base = c.base;
-          h.stop = c.stop;
-        }
-        return;
-      }
-      pc_ = c.pc;
-      fn_ = c.function;
-      base_ = c.base;
-      pendingReads_ = pendingReads_ || c.reads;
-      if (t_.leader()) next = Ctl{pc_, fn_, base_, 0, kRun, 0, 0};
-      if (c.jobs) {
-        settleReads();
-        runJobs(t_, s_.jobs, s_.shapes, c.jobs);
-        continue;
-      }
-      if (c.mode == kCheck) {
-        const bool stopNow = t_.reduceOr(t_.leader() && t_.interrupted());
-        if (t_.leader()) {
-          if (stopNow) next.stop = static_cast<std::uint32_t>(StopReason::Poll);
-          else next.mode = kChecked;
-        }
-        continue;
-      }
-      Op op = decode();
-      if (t_.leader()) next.pc = nextPc_;
-      if (opWord_ & kTeamFlag) {  // isTeamOp(op)
-        settleReads();
-        teamOp(op, *this, next);
-        if (t_.leader()) count(op, next);
-        continue;
-      }
-      if (t_.leader()) leaderRun(op, next, c.mode == kChecked);
+      const Ctl c = beginStep(step);
+      if (c.stop) return;
+      runStep(c, step, false);
     }
   }
 
@@ -130,63 +92,76 @@ class Core {
   // included), for instructions compiled code leaves to the interpreter; where the run goes on,
   // to every thread. A stop is written to the header.
   STAR_HD Ctl runOne(Ctl at) {
-    Ctl* ctl = t_.ctl();
     t_.syncBlock();  // the caller's writes to the state are seen; every read of the slots is done
-    if (t_.leader()) ctl[0] = at;
+    if (t_.leader()) t_.ctl()[0] = at;
     std::uint64_t step = 0;
     bool done = false;
     for (;;) {
-      t_.syncBlock();
-      const Ctl c = ctl[step & 1];
-      Ctl& next = ctl[(step + 1) & 1];
-      ++step;
-      if (c.stop) {
-        if (t_.leader()) {
-          Header& h = *s_.h;
-          h.pc = c.pc;
-          h.function = c.function;
-          h.base = c.base;
-          h.stop = c.stop;
-        }
-        return c;
-      }
-      if (done && !c.jobs && c.mode != kCheck) return c;
-      pc_ = c.pc;
-      fn_ = c.function;
-      base_ = c.base;
-      pendingReads_ = pendingReads_ || c.reads;
-      if (t_.leader()) next = Ctl{pc_, fn_, base_, 0, kRun, 0, 0};
-      if (c.jobs) {
-        settleReads();
-        runJobs(t_, s_.jobs, s_.shapes, c.jobs);
-        continue;
-      }
-      if (c.mode == kCheck) {
-        const bool stopNow = t_.reduceOr(t_.leader() && t_.interrupted());
-        if (t_.leader()) {
-          if (stopNow) next.stop = static_cast<std::uint32_t>(StopReason::Poll);
-          else next.mode = kChecked;
-        }
-        continue;
-      }
-      Op op = decode();
-      if (t_.leader()) next.pc = nextPc_;
-      done = true;
-      if (opWord_ & kTeamFlag) {
-        settleReads();
-        teamOp(op, *this, next);
-        if (t_.leader()) count(op, next);
-        continue;
-      }
-      if (t_.leader()) {
-        leaderOp(op, next, c.mode == kChecked);
-        if (leaderReadsBits(op)) next.reads = 1;
-        count(op, next);
-      }
+      const Ctl c = beginStep(step);
+      if (c.stop || (done && !c.jobs && c.mode != kCheck)) return c;
+      done = runStep(c, step, true) || done;
     }
   }
 
  private:
+  // A step begins: the block meets, and every thread reads where the leader says the step is
+  // (two slots alternate, so that the leader's writes for the next step never meet a slow thread
+  // still reading this one). At a stop the leader writes it to the header.
+  STAR_HD Ctl beginStep(std::uint64_t& step) {
+    t_.syncBlock();
+    const Ctl c = t_.ctl()[step & 1];
+    ++step;
+    if (c.stop && t_.leader()) {
+      Header& h = *s_.h;
+      h.pc = c.pc;
+      h.function = c.function;
+      h.base = c.base;
+      h.stop = c.stop;
+    }
+    return c;
+  }
+  // The rest of the step `c` (not a stop): the copies it asks for, the interrupt agreement, or
+  // instructions — the team's one on the bits, or the leader's own, back to back unless `one`.
+  // Whether it executed an instruction.
+  STAR_HD bool runStep(const Ctl& c, std::uint64_t step, bool one) {
+    Ctl& next = t_.ctl()[step & 1];
+    pc_ = c.pc;
+    fn_ = c.function;
+    base_ = c.base;
+    pendingReads_ = pendingReads_ || c.reads;
+    if (t_.leader()) next = Ctl{pc_, fn_, base_, 0, kRun, 0, 0};
+    if (c.jobs) {
+      settleReads();
+      runJobs(t_, s_.jobs, s_.shapes, c.jobs);
+      return false;
+    }
+    if (c.mode == kCheck) {
+      const bool stopNow = t_.reduceOr(t_.leader() && t_.interrupted());
+      if (t_.leader()) {
+        if (stopNow) next.stop = static_cast<std::uint32_t>(StopReason::Poll);
+        else next.mode = kChecked;
+      }
+      return false;
+    }
+    Op op = decode();
+    if (t_.leader()) next.pc = nextPc_;
+    if (opWord_ & kTeamFlag) {  // isTeamOp(op)
+      settleReads();
+      teamOp(op, *this, next);
+      if (t_.leader()) count(op, next);
+      return true;
+    }
+    if (!t_.leader()) return true;
+    if (!one) {
+      leaderRun(op, next, c.mode == kChecked);
+    } else {
+      leaderOp(op, next, c.mode == kChecked);
+      if (opWord_ & kReadsBitsFlag) next.reads = 1;
+      count(op, next);
+    }
+    return true;
+  }
+
   // The leader runs instructions of its own back to back, without the team, up to the next
   // instruction on the bits, a stop, an interrupt check or copies the team must make. It works on
   // a copy of the step's control slot and counts in a register, writing both once at the end: a
