@@ -138,7 +138,7 @@ int commandDis(const CommandLine& cl) {
     // The compiled tier's view of the module: its IR, or the C++ generated from it.
     std::vector<compile::FunctionCode> functions;
     for (const Function& f : p.module.functions) functions.push_back({f.name, f.code, f.numRegs});
-    const std::vector<compile::IrFunction> ir = compile::buildIr(functions);
+    const std::vector<compile::IrFunction> ir = compile::buildIr(functions, p.module.entry);
     std::cout << (cl.emit == "ir" ? compile::printIr(ir) : compile::emitCpp(ir));
     return 0;
   }

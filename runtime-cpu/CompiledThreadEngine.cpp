@@ -48,7 +48,7 @@ std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, b
     std::vector<compile::FunctionCode> functions;
     for (std::size_t i = 0; i < codes.size(); ++i)
       functions.push_back({"function " + std::to_string(i), codes[i], image.functions[i].numRegs});
-    const std::string source = compile::emitCpp(compile::buildIr(functions)) + kHostEntry;
+    const std::string source = compile::emitCpp(compile::buildIr(functions, image.entry)) + kHostEntry;
     std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(), compile::engineHeaders().end());
     for (const EmbeddedFile& f : threadTeamHeaders()) headers.push_back(f);
     std::string error;

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#if !defined(__CUDACC_RTC__)
 #include <string_view>
+#endif
 
 #include "core/HostDevice.h"
 
@@ -18,6 +20,9 @@ inline constexpr std::uint32_t kOpCount = static_cast<std::uint32_t>(Op::Count_)
 // A register operand with this bit set names a global slot instead of a frame register.
 inline constexpr std::uint32_t kGlobalBit = 0x80000000u;
 
+inline constexpr std::uint32_t kOperandCountsPerWord = 21;  // 3 bits each (operandCount)
+
+#if !defined(__CUDACC_RTC__)
 // Who runs an instruction (Opcodes.def's executor column).
 enum class Executor : std::uint8_t { Scalar, HostMath, Leader, Team, Host };
 
@@ -53,7 +58,6 @@ inline std::uint32_t instrSize(Op op) {
 // compiles there to a tree of about seven compares and branches, which a lone interpreting thread
 // pays at every instruction; instead the counts are packed 3 bits each, 21 to a 64-bit word, and
 // one word is selected without a branch.
-inline constexpr std::uint32_t kOperandCountsPerWord = 21;
 constexpr std::uint64_t packedOperandCounts(std::uint32_t word) {
   std::uint64_t w = 0;
   for (std::uint32_t i = 0; i < kOperandCountsPerWord; ++i) {
@@ -62,9 +66,17 @@ constexpr std::uint64_t packedOperandCounts(std::uint32_t word) {
   }
   return w;
 }
-inline constexpr std::uint64_t kOperandCounts0 = packedOperandCounts(0), kOperandCounts1 = packedOperandCounts(1),
-                               kOperandCounts2 = packedOperandCounts(2), kOperandCounts3 = packedOperandCounts(3),
-                               kOperandCounts4 = packedOperandCounts(4), kOperandCounts5 = packedOperandCounts(5);
+#define STAR_OPERAND_COUNTS(k) packedOperandCounts(k)
+#else
+// NVRTC (the compiled tier's GPU build) has no <string_view>: the host passes the values it
+// computed from the table above as macros (vm/compile/EmitCpp.h, deviceOpcodeDefines).
+#define STAR_OPERAND_COUNTS(k) STAR_RTC_OPERAND_COUNTS_##k
+#endif
+inline constexpr std::uint64_t kOperandCounts0 = STAR_OPERAND_COUNTS(0), kOperandCounts1 = STAR_OPERAND_COUNTS(1),
+                               kOperandCounts2 = STAR_OPERAND_COUNTS(2), kOperandCounts3 = STAR_OPERAND_COUNTS(3),
+                               kOperandCounts4 = STAR_OPERAND_COUNTS(4), kOperandCounts5 = STAR_OPERAND_COUNTS(5);
+#undef STAR_OPERAND_COUNTS
+#if !defined(__CUDACC_RTC__)
 static_assert(kOpCount <= 6 * kOperandCountsPerWord, "Opcodes.def: more opcodes than kOperandCounts* hold");
 constexpr bool operandCountsFit() {
   for (const OpInfo& i : kOpInfo)
@@ -73,6 +85,8 @@ constexpr bool operandCountsFit() {
 }
 static_assert(operandCountsFit(), "Opcodes.def: an instruction with more than 7 operands");
 
+#endif
+
 STAR_HD constexpr std::uint32_t operandCount(Op op) {
   const std::uint32_t o = static_cast<std::uint32_t>(op), word = o / kOperandCountsPerWord;
   const std::uint64_t w = word == 0 ? kOperandCounts0 : word == 1 ? kOperandCounts1 : word == 2 ? kOperandCounts2
@@ -80,6 +94,7 @@ STAR_HD constexpr std::uint32_t operandCount(Op op) {
   return static_cast<std::uint32_t>(w >> (3 * (o % kOperandCountsPerWord))) & 7;
 }
 
+#if !defined(__CUDACC_RTC__)
 // Whether an operand of this shape letter names a register (Opcodes.def lists the letters).
 inline constexpr bool isRegisterShape(char c) {
   return c == 'r' || c == 's' || c == 'b' || c == 'T' || c == 'p' || c == 'q' || c == 'a' ||
@@ -100,14 +115,21 @@ constexpr OpMask opMask(Pred pred) {
   return m;
 }
 static_assert(kOpCount <= 128, "Opcodes.def: more opcodes than an OpMask holds");
+#endif
 STAR_HD constexpr bool inMask(std::uint64_t lo, std::uint64_t hi, Op op) {
   const auto o = static_cast<std::uint32_t>(op);
   return ((o < 64 ? lo >> o : hi >> (o - 64)) & 1) != 0;
 }
 // Plain integers, which device code may read (a constexpr object it may not).
+#if !defined(__CUDACC_RTC__)
 #define STAR_OP_MASK(name, pred)                                 \
   inline constexpr std::uint64_t name##Lo = opMask(pred).lo;     \
   inline constexpr std::uint64_t name##Hi = opMask(pred).hi;
+#else
+#define STAR_OP_MASK(name, pred)                                 \
+  inline constexpr std::uint64_t name##Lo = STAR_RTC_##name##Lo; \
+  inline constexpr std::uint64_t name##Hi = STAR_RTC_##name##Hi;
+#endif
 STAR_OP_MASK(kScalarOps, [](const OpInfo& i) {
   return i.executor == Executor::Scalar || i.executor == Executor::HostMath;
 })
@@ -145,12 +167,14 @@ STAR_HD constexpr bool leaderReadsBits(Op op) { return inMask(kBitReadingOpsLo, 
 // Control flow: whether the next instruction may follow this one, and whether it leaves the function.
 STAR_HD constexpr bool fallsThrough(Op op) { return !inMask(kNoFallThroughOpsLo, kNoFallThroughOpsHi, op); }
 STAR_HD constexpr bool leavesFunction(Op op) { return inMask(kLeavingOpsLo, kLeavingOpsHi, op); }
+#if !defined(__CUDACC_RTC__)
 // The operand of op that holds a 1-based index into a vector or table; -1 when none.
 constexpr int indexOperand(Op op) {
   for (char c : opInfo(op).flags)
     if (c >= '0' && c <= '9') return c - '0';
   return -1;
 }
+#endif
 
 // Tags of WRITE and of module values.
 enum class ValueTag : std::uint8_t { Integer = 0, Boolean, String, Real, Bits, Table };

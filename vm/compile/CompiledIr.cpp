@@ -31,6 +31,9 @@ bool isShapeRead(Op op) {
 }  // namespace
 
 Kind kindOf(Op op) {
+  // EXP, LN, SIN, COS, ARCTAN, POWER: the host's C library computes them on every engine (the
+  // engine stops for them), so that results are the same bits everywhere.
+  if (isHostMathOp(op)) return Kind::Interpret;
   if (isScalarOp(op)) return Kind::Scalar;
   if (op == Op::LOADI || op == Op::LOADK || op == Op::MOVE) return Kind::Load;
   if (isJump(op)) return Kind::Jump;
@@ -67,6 +70,7 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
       ir.kind = kindOf(in.op);
       ir.operands.assign(in.operands, in.operands + (in.size - 1));
       if (const int j = jumpOperand(in.op); j >= 0) ir.backward = ir.operands[j] <= ir.pc;
+      if (in.op == Op::CALL) out.callees.push_back(ir.operands[0]);
       const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
       for (std::size_t k = 0; k < shape.size(); ++k) {
         if (!isRegisterShape(shape[k]) || shape[k] == 'c') continue;
@@ -89,10 +93,25 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
   return out;
 }
 
-std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions) {
+std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry) {
   std::vector<IrFunction> out;
   out.reserve(functions.size());
   for (std::uint32_t i = 0; i < functions.size(); ++i) out.push_back(buildIr(i, functions[i]));
+  // Reached: from the entry, through calls.
+  std::vector<std::uint32_t> work;
+  for (IrFunction& f : out) {
+    f.reached = f.index == entry;
+    if (f.reached) work.push_back(f.index);
+  }
+  while (!work.empty()) {
+    const std::uint32_t f = work.back();
+    work.pop_back();
+    for (std::uint32_t c : out[f].callees)
+      if (c < out.size() && !out[c].reached) {
+        out[c].reached = true;
+        work.push_back(c);
+      }
+  }
   return out;
 }
 
@@ -114,7 +133,12 @@ std::string list(const std::vector<std::uint32_t>& v, const char* prefix) {
 std::string printIr(std::span<const IrFunction> functions) {
   std::ostringstream o;
   for (const IrFunction& f : functions) {
-    o << "function " << f.index << ' ' << f.name << " (" << f.numRegs << " registers)\n";
+    o << "function " << f.index << ' ' << f.name << " (" << f.numRegs << " registers)";
+    if (!f.reached) {
+      o << ": never reached, not compiled\n";
+      continue;
+    }
+    o << '\n';
     o << "  uses " << list(f.regsUsed, "R") << "; writes " << list(f.regsWritten, "R");
     if (!f.globalsUsed.empty())
       o << "; globals " << list(f.globalsUsed, "G") << "; writes " << list(f.globalsWritten, "G");

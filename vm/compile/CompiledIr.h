@@ -50,6 +50,10 @@ struct IrFunction {
   std::uint32_t numRegs = 0;
   std::vector<IrBlock> blocks;
   std::vector<std::uint32_t> regsUsed, regsWritten, globalsUsed, globalsWritten;
+  std::vector<std::uint32_t> callees;  // CALL's function operands
+  // A run can be in it: it is the entry or a function the entry calls, directly or not. Only these
+  // are compiled; the rest of a unit (procedures the program never calls) is left out.
+  bool reached = true;
 };
 
 struct FunctionCode {
@@ -58,9 +62,10 @@ struct FunctionCode {
   std::uint32_t numRegs = 0;
 };
 
-// The IR of verified code.
+// The IR of verified code. `entry`: the function runs start in; the functions it reaches are
+// marked `reached`.
 IrFunction buildIr(std::uint32_t index, const FunctionCode& f);
-std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions);
+std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry);
 
 // The IR as text: one line per block, one per instruction with its kind.
 std::string printIr(std::span<const IrFunction> functions);

@@ -23,6 +23,7 @@ class FunctionEmitter {
     o_ << "// " << f_.name << "\ntemplate <class Team>\nSTAR_CFN Exit f" << f_.index << "(Compiled<Team>& c) {\n";
     for (std::uint32_t r : f_.regsUsed) o_ << "  Word r" << r << " = c.reg(" << r << ");\n";
     for (std::uint32_t g : f_.globalsUsed) o_ << "  Word g" << g << " = c.global(" << g << ");\n";
+    o_ << "  std::uint32_t exitPc = 0;\n  StopReason exitWhy = StopReason::None;\n";
     // Every thread has read its registers before any leader writes them back.
     o_ << "  c.t.syncBlock();\n  switch (c.pc) {\n";
     for (const IrBlock& b : f_.blocks)
@@ -32,7 +33,9 @@ class FunctionEmitter {
       o_ << "L" << b.begin << ":\n";
       for (const IrInstr& in : b.instrs) instruction(in);
     }
-    o_ << "  return c.stopAt(c.pc, StopReason::Other);\n}\n\n";
+    o_ << "  exitPc = c.pc;\n  exitWhy = StopReason::Other;\n";
+    o_ << "Lstop:\n  " << writeBack() << "\n  return c.stopAt(exitPc, exitWhy);\n";
+    o_ << "Linterpret:\n  " << writeBack() << "\n  return c.interpret(exitPc);\n}\n\n";
   }
 
  private:
@@ -44,8 +47,10 @@ class FunctionEmitter {
       s += "c.putGlobal(" + std::to_string(g) + ", g" + std::to_string(g) + "); ";
     return s;
   }
+  // Every way out goes through one of two exits at the function's end, which write the
+  // registers back once (rather than at every place the run may stop).
   std::string stop(const IrInstr& in, const std::string& why) const {
-    return "{ " + writeBack() + "return c.stopAt(" + std::to_string(in.pc) + ", " + why + "); }";
+    return "{ exitPc = " + std::to_string(in.pc) + "; exitWhy = " + why + "; goto Lstop; }";
   }
   std::string count(const IrInstr& in) const { return "if (c.stats) c.counted(" + opName(in.op) + ");"; }
   std::string reg(const IrInstr& in, int k) const { return var(in.operands[static_cast<std::size_t>(k)]); }
@@ -101,7 +106,7 @@ class FunctionEmitter {
         return;
       }
       case Kind::Interpret:
-        o_ << "  { " << writeBack() << "return c.interpret(" << in.pc << "); }\n";
+        o_ << "  { exitPc = " << in.pc << "; goto Linterpret; }\n";
         return;
     }
   }
@@ -118,16 +123,43 @@ std::string emitCpp(std::span<const IrFunction> functions) {
        "#include \"vm/engine/EngineCompiled.h\"\n\n"
        "#ifndef STAR_CFN\n#define STAR_CFN STAR_HD_FN\n#endif\n\n"
        "namespace star_compiled {\nusing namespace star;\nusing namespace star::engine;\n\n";
-  for (const IrFunction& f : functions) o << "template <class Team>\nSTAR_CFN Exit f" << f.index << "(Compiled<Team>& c);\n";
+  for (const IrFunction& f : functions)
+    if (f.reached) o << "template <class Team>\nSTAR_CFN Exit f" << f.index << "(Compiled<Team>& c);\n";
   o << '\n';
-  for (const IrFunction& f : functions) FunctionEmitter(o, f).emit();
+  for (const IrFunction& f : functions)
+    if (f.reached) FunctionEmitter(o, f).emit();
   o << "// Enters the function the run is in until the run stops.\ntemplate <class Team>\n"
        "STAR_HD_FN void run(Team& t, const Program& p, Region s) {\n"
        "  Compiled<Team> c(t, p, s);\n  for (;;) {\n    Exit e;\n    switch (c.function) {\n";
-  for (const IrFunction& f : functions) o << "      case " << f.index << ": e = f" << f.index << "(c); break;\n";
+  for (const IrFunction& f : functions)
+    if (f.reached) o << "      case " << f.index << ": e = f" << f.index << "(c); break;\n";
   o << "      default: e = c.interpret(c.pc);\n    }\n    if (e == Exit::Stopped) return;\n  }\n}\n\n"
        "}  // namespace star_compiled\n";
   return o.str();
+}
+
+std::vector<std::string> deviceOpcodeDefines() {
+  std::vector<std::string> out;
+  auto define = [&](const std::string& name, std::uint64_t v) {
+    out.push_back("-DSTAR_RTC_" + name + "=" + std::to_string(v) + "ull");
+  };
+#define STAR_DEFINE_MASK(name) \
+  define(#name "Lo", name##Lo); \
+  define(#name "Hi", name##Hi);
+  STAR_DEFINE_MASK(kScalarOps)
+  STAR_DEFINE_MASK(kTeamOps)
+  STAR_DEFINE_MASK(kHostMathOps)
+  STAR_DEFINE_MASK(kHostOps)
+  STAR_DEFINE_MASK(kParallelOps)
+  STAR_DEFINE_MASK(kFaultingOps)
+  STAR_DEFINE_MASK(kBitReadingOps)
+  STAR_DEFINE_MASK(kNoFallThroughOps)
+  STAR_DEFINE_MASK(kLeavingOps)
+#undef STAR_DEFINE_MASK
+  const std::uint64_t counts[] = {kOperandCounts0, kOperandCounts1, kOperandCounts2,
+                                  kOperandCounts3, kOperandCounts4, kOperandCounts5};
+  for (int k = 0; k < 6; ++k) define("OPERAND_COUNTS_" + std::to_string(k), counts[k]);
+  return out;
 }
 
 std::uint64_t generatorKey() {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/EmbeddedFile.h"
 #include "vm/compile/CompiledIr.h"
@@ -22,6 +23,10 @@ std::string emitCpp(std::span<const IrFunction> functions);
 // The headers the generated code includes (the engine's, and what they include), by their paths
 // from the repository root, for the run-time compilers.
 std::span<const EmbeddedFile> engineHeaders();
+
+// The macros NVRTC needs for vm/bytecode/Opcodes.h, which it compiles without the opcode table
+// (no <string_view> there): the masks and packed operand counts, as "-DNAME=VALUE" options.
+std::vector<std::string> deviceOpcodeDefines();
 
 // A hash of everything besides the generated source that changes compiled code: the embedded
 // headers and star's version.

@@ -92,7 +92,7 @@ class Compiled {
     return true;
   }
   // The run stops before the instruction at `at` (the host executes it).
-  STAR_HD Exit stopAt(std::uint32_t at, StopReason why) {
+  STAR_HD_OUTLINE Exit stopAt(std::uint32_t at, StopReason why) {
     if (t.leader()) {
       Header& h = *s_.h;
       h.function = function;
@@ -105,7 +105,7 @@ class Compiled {
   }
   // The instruction at `at` run by the interpreter (Core::runOne), after the caller wrote its
   // registers back; the trampoline then enters whatever function the run goes on in.
-  STAR_HD Exit interpret(std::uint32_t at) {
+  STAR_HD_OUTLINE Exit interpret(std::uint32_t at) {
     saveCounters();
     const Ctl next = core.runOne(Ctl{at, function, base, 0, kRun, 0, 0});
     loadCounters();
@@ -116,7 +116,7 @@ class Compiled {
     return Exit::Moved;
   }
   // An instruction on the bits, exactly as the interpreter runs it; None, or why the run stops.
-  STAR_HD StopReason team(std::uint32_t at, Op op, Values& v) {
+  STAR_HD_OUTLINE StopReason team(std::uint32_t at, Op op, Values& v) {
     core.at(function, at, base);
     return core.team(op, v);
   }

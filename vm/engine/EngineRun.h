@@ -24,6 +24,9 @@ struct EngineProgramImage {
   std::vector<std::uint64_t> constLength;
   std::vector<engine::Word> constWords;
   std::vector<engine::LoopInfo> loops;
+  // The function the runs start in (Interpreter::run's entry): a run can only be in it or in a
+  // function it calls, directly or not; the compiled tier compiles those.
+  std::uint32_t entry = 0;
 };
 
 // The interpreter's state between two instructions. The header's capacities for the stack,

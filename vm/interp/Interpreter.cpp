@@ -354,6 +354,7 @@ void Interpreter::run(const Module& m, std::uint32_t entry) {
     parallelBodies_.clear();
   }
   lastModule_ = &m;
+  entry_ = entry;
   // Globals added since the last run (the REPL grows the module) get their storage now.
   allocateGlobals(m);
   indexStrings(m);

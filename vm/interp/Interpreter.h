@@ -203,7 +203,9 @@ class Interpreter {
                    std::uint32_t& pc);
   void loadProgram(const Module& m);
   DeviceEngine* engine_ = nullptr;
-  bool compiledOn_ = false;  // engine_ is the backend's compiled tier
+  bool compiledOn_ = false;
+  std::uint32_t entry_ = 0;           // the function the current run started in
+  std::uint32_t engineEntry_ = 0;     // the entry the engine's program was loaded for  // engine_ is the backend's compiled tier
   EngineStats engineStats_;
   bool engineWantsStorage_ = false;  // the engine's last stop was for storage: grow the pools
   void growPoolsForEngine();

@@ -118,6 +118,8 @@ void Interpreter::loadProgram(const Module& m) {
     img.functions.push_back(info);
   }
   reachesEngineLoop_ = reachesEngineLoops(m, img.loops);
+  img.entry = entry_;
+  engineEntry_ = entry_;
   for (const Constant& k : m.constants) {
     engine::Word value = 0;
     std::uint64_t length = 0;
@@ -184,7 +186,7 @@ void Interpreter::growPoolsForEngine() {
 
 void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
                               std::uint32_t& pc) {
-  if (engineModule_ != &m || engineModuleKey_ != moduleKey(m)) loadProgram(m);
+  if (engineModule_ != &m || engineModuleKey_ != moduleKey(m) || engineEntry_ != entry_) loadProgram(m);
   if (engineWantsStorage_) growPoolsForEngine();
   // The hand-over: the frames, owned handles, pools and fixed flags are the engine's own types,
   // moved in and back (also when the engine throws); registers and globals are copied as memory.

@@ -1,0 +1,143 @@
+#include "runtime-cuda/NvrtcCompiler.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace star::cuda {
+
+namespace {
+
+// nvrtc.h's types and the entry points used, declared here: the header's functions are reached
+// through dlsym only.
+using nvrtcResult = int;
+using nvrtcProgram = struct _nvrtcProgram*;
+
+// Stand-ins for the standard headers the engine includes (NVRTC ships none).
+constexpr const char* kCstdint = R"(#pragma once
+namespace std {
+using int8_t = signed char;
+using uint8_t = unsigned char;
+using int16_t = short;
+using uint16_t = unsigned short;
+using int32_t = int;
+using uint32_t = unsigned int;
+using int64_t = long long;
+using uint64_t = unsigned long long;
+using uintptr_t = unsigned long long;
+}  // namespace std
+)";
+constexpr const char* kConcepts = R"(#pragma once
+namespace std {
+template <class T, class U> inline constexpr bool star_same_ = false;
+template <class T> inline constexpr bool star_same_<T, T> = true;
+template <class T, class U> concept same_as = star_same_<T, U> && star_same_<U, T>;
+template <class From, class To> concept convertible_to = requires(From (&f)()) { static_cast<To>(f()); };
+}  // namespace std
+)";
+constexpr const char* kEmpty = "#pragma once\n";
+
+}  // namespace
+
+struct NvrtcCompiler::Api {
+  nvrtcResult (*create)(nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*);
+  nvrtcResult (*compile)(nvrtcProgram, int, const char* const*);
+  nvrtcResult (*logSize)(nvrtcProgram, std::size_t*);
+  nvrtcResult (*log)(nvrtcProgram, char*);
+  nvrtcResult (*cubinSize)(nvrtcProgram, std::size_t*);
+  nvrtcResult (*cubin)(nvrtcProgram, char*);
+  nvrtcResult (*destroy)(nvrtcProgram*);
+  nvrtcResult (*version)(int*, int*);
+};
+
+NvrtcCompiler::NvrtcCompiler() {
+  static const Api* api = nullptr;
+  static std::string reason;
+  static const bool loaded = [] {
+    std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+    for (const char* home : {static_cast<const char*>(std::getenv("CUDA_HOME")), "/usr/local/cuda"})
+      if (home && *home) names.push_back(std::string(home) + "/lib64/libnvrtc.so");
+    void* lib = nullptr;
+    for (const std::string& n : names)
+      if ((lib = ::dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+      reason = "NVRTC (libnvrtc) is not installed or not on the library path";
+      return false;
+    }
+    static Api a{};
+    auto sym = [&](auto& f, const char* name) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(::dlsym(lib, name));
+      return f != nullptr;
+    };
+    if (!(sym(a.create, "nvrtcCreateProgram") && sym(a.compile, "nvrtcCompileProgram") &&
+          sym(a.logSize, "nvrtcGetProgramLogSize") && sym(a.log, "nvrtcGetProgramLog") &&
+          sym(a.cubinSize, "nvrtcGetCUBINSize") && sym(a.cubin, "nvrtcGetCUBIN") &&
+          sym(a.destroy, "nvrtcDestroyProgram") && sym(a.version, "nvrtcVersion"))) {
+      reason = "libnvrtc lacks an entry point star needs";
+      return false;
+    }
+    api = &a;
+    return true;
+  }();
+  (void)loaded;
+  api_ = api;
+  reason_ = reason;
+}
+
+std::string NvrtcCompiler::version() const {
+  int major = 0, minor = 0;
+  if (api_) api_->version(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string NvrtcCompiler::compile(const std::string& source, std::span<const EmbeddedFile> headers, int arch,
+                                   const std::vector<std::string>& options, std::string& error) const {
+  if (!api_) {
+    error = reason_;
+    return "";
+  }
+  std::vector<std::string> names, texts;
+  for (const EmbeddedFile& h : headers) {
+    names.emplace_back(h.path);
+    texts.emplace_back(h.text);
+  }
+  names.insert(names.end(), {"cstdint", "concepts", "bit", "cstddef", "type_traits"});
+  texts.insert(texts.end(), {kCstdint, kConcepts, kEmpty, kEmpty, kEmpty});
+  std::vector<const char*> nameP, textP;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    nameP.push_back(names[i].c_str());
+    textP.push_back(texts[i].c_str());
+  }
+  nvrtcProgram prog = nullptr;
+  if (api_->create(&prog, source.c_str(), "star_compiled.cu", static_cast<int>(names.size()), textP.data(),
+                   nameP.data()) != 0) {
+    error = "NVRTC could not take the program";
+    return "";
+  }
+  std::vector<std::string> opts = {"--std=c++20", "-arch=sm_" + std::to_string(arch), "-default-device"};
+  opts.insert(opts.end(), options.begin(), options.end());
+  std::vector<const char*> optP;
+  for (const std::string& o : opts) optP.push_back(o.c_str());
+  const nvrtcResult rc = api_->compile(prog, static_cast<int>(optP.size()), optP.data());
+  std::string cubin;
+  if (rc != 0) {
+    std::size_t n = 0;
+    api_->logSize(prog, &n);
+    std::string log(n, '\0');
+    if (n) api_->log(prog, log.data());
+    if (log.size() > 4000) log = log.substr(0, 4000) + "...";
+    error = "NVRTC failed on the generated code:\n" + log;
+  } else {
+    std::size_t n = 0;
+    api_->cubinSize(prog, &n);
+    cubin.assign(n, '\0');
+    if (n) api_->cubin(prog, cubin.data());
+  }
+  api_->destroy(&prog);
+  return cubin;
+}
+
+}  // namespace star::cuda

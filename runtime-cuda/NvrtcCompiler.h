@@ -1,0 +1,37 @@
+// The compiled tier's GPU build, its first half: generated C++ (vm/compile/EmitCpp.h) compiled
+// with NVRTC, in memory, to a cubin for one GPU architecture. NVRTC is loaded at run time
+// (dlopen of libnvrtc), so that star starts where it is missing and can say so. The engine's
+// headers come from the binary (vm/compile's engineHeaders); NVRTC has no C++ standard library, so
+// the two standard headers the engine needs (<cstdint>, <concepts>) are given as small stand-ins.
+//
+// Loading and launching the cubin (the driver API, a team for NVRTC's code) is the second half,
+// not written yet: today this is what CI uses to prove that the generated code compiles for the GPU.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/EmbeddedFile.h"
+
+namespace star::cuda {
+
+class NvrtcCompiler {
+ public:
+  NvrtcCompiler();
+  // Whether libnvrtc could be loaded; otherwise why not.
+  bool available() const { return api_ != nullptr; }
+  const std::string& unavailableReason() const { return reason_; }
+  std::string version() const;
+
+  // The cubin of `source` for sm_<arch> (e.g. 90), or "" with `error` set (NVRTC's log).
+  std::string compile(const std::string& source, std::span<const EmbeddedFile> headers, int arch,
+                      const std::vector<std::string>& options, std::string& error) const;
+
+ private:
+  struct Api;
+  const Api* api_ = nullptr;
+  std::string reason_;
+};
+
+}  // namespace star::cuda
