@@ -24,7 +24,8 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # The shared libraries star links (Debian 12 names), listed by hand so that building the package
-# needs no dpkg-shlibdeps. A CUDA build also needs the CUDA runtime, which no Debian package holds.
+# needs no dpkg-shlibdeps. A CUDA build links the CUDA runtime statically and opens the driver
+# (libcuda) and NVRTC at run time where they exist: without them star runs on the CPU backend.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libc6, libstdc++6, libantlr4-runtime4.9, libedit2, libpng16-16")
 include(CPack)

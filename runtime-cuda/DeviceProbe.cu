@@ -27,9 +27,11 @@ bool fail(std::string* why_not, std::string why) {
 bool cudaBackendAvailable(std::string* why_not) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
+  // No driver (a machine without a GPU) or no device: said plainly; the detail stays for others.
+  if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice || count == 0)
+    return fail(why_not, "no GPU found (no NVIDIA driver or device); the CPU backend runs programs");
   if (err != cudaSuccess)
     return fail(why_not, "no usable CUDA driver or device (" + describe(err) + ")");
-  if (count == 0) return fail(why_not, "no CUDA device");
   int device = 0;
   err = cudaGetDevice(&device);
   if (err != cudaSuccess)

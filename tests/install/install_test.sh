@@ -48,6 +48,18 @@ STAR
 check_tree() {  # check_tree STAR SHARE: the checks of one unpacked tree
   local star=$1 share=$2
   cd "$tmp/elsewhere"
+  # No CUDA library is needed to start: the runtime is linked statically, NVRTC and the driver
+  # are opened at run time where they exist. Run with every CUDA library directory hidden.
+  if readelf -d "$star" | grep -E 'NEEDED.*(libcudart|libnvrtc|libcuda\.)'; then
+    fail "$star needs a CUDA library to start"
+  fi
+  env -u LD_LIBRARY_PATH -u CUDA_HOME PATH=/usr/bin:/bin "$star" run closure.star > "$tmp/out" ||
+    fail "$star does not run with CUDA hidden"
+  diff -u "$tmp/expected" "$tmp/out" || fail "wrong closure from $star with CUDA hidden"
+  if ! command -v nvidia-smi > /dev/null; then  # no GPU here: say so plainly
+    env -u LD_LIBRARY_PATH "$star" --version | grep -q "no GPU found" ||
+      fail "$star --version does not say that no GPU was found: $("$star" --version)"
+  fi
   "$star" run --backend=cpu closure.star > "$tmp/out" || fail "$star run closure.star"
   diff -u "$tmp/expected" "$tmp/out" || fail "wrong closure from $star"
   "$star" --version > "$tmp/version"
