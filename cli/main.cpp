@@ -9,8 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#ifndef STAR_VERSION
+#define STAR_VERSION "0.0.0"
+#endif
+
 #include "cli/Commands.h"
 #include "cli/Help.h"
+#include "cli/ManPage.h"
 #include "cli/Options.h"
 #include "frontend/driver/StdlibLocation.h"
 #include "core/MemoryLimit.h"
@@ -54,6 +59,10 @@ int dispatch(int argc, char** argv) {
     // `star COMMAND --help` and `star help COMMAND`: that command's options and an example.
     if (argc > 2 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))
       return star::printCommandHelp(first);
+    if (first == "help" && argc > 2 && std::string(argv[2]) == "--man") {
+      std::cout << star::manPage(STAR_VERSION);
+      return 0;
+    }
     if (first == "help" && argc > 2) return star::printCommandHelp(argv[2]);
     if (first == "--version" || first == "version") return star::commandVersion();
     if (first == "opcodes") return star::commandOpcodes();

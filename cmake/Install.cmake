@@ -4,6 +4,8 @@
 #   P/share/star/stdlib/*.star      the standard library units
 #   P/share/star/examples/          the example programs, their inputs and expectation files
 #   P/share/doc/star/               README.md and docs/
+#   P/share/man/man1/star.1         the manual page
+#   P/share/star/editors/           Vim files, the VS Code extension
 install(TARGETS star RUNTIME DESTINATION bin)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/stdlib/ DESTINATION share/star/stdlib
         FILES_MATCHING PATTERN "*.star")
@@ -11,6 +13,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION share/star/example
         PATTERN "*.starc" EXCLUDE PATTERN "*.png" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION share/doc/star)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/star)
+# The manual page (written by the build from `star help`'s tables) and the editor files.
+install(FILES ${PROJECT_BINARY_DIR}/share/man/man1/star.1 DESTINATION share/man/man1)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/editors/ DESTINATION share/star/editors)
 
 # `cpack` in the build directory writes star-VERSION-Linux.tar.gz and star_VERSION_ARCH.deb.
 set(CPACK_PACKAGE_NAME star)

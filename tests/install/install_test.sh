@@ -79,9 +79,17 @@ check_tree() {  # check_tree STAR SHARE: the checks of one unpacked tree
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" ||
   { cat "$tmp/install.log"; fail "cmake --install"; }
 for f in bin/star share/star/stdlib/graphs.star share/star/examples/warshall.star \
-         share/doc/star/README.md share/doc/star/CLI.md; do
+         share/doc/star/README.md share/doc/star/CLI.md share/man/man1/star.1 \
+         share/star/editors/vim/syntax/star.vim share/star/editors/vscode/package.json; do
   [ -e "$tmp/prefix/$f" ] || fail "not installed: $f"
 done
+# The manual page reads as one (man's own formatter, where it is installed).
+if command -v man > /dev/null; then
+  MANWIDTH=80 man -l "$tmp/prefix/share/man/man1/star.1" 2> "$tmp/man.err" | grep -q "COMMANDS" ||
+    fail "man -l star.1: $(cat "$tmp/man.err")"
+fi
+# Uninstalling a prefix install (docs/CLI.md): every installed file is in the manifest.
+[ -s "$build/install_manifest.txt" ] || fail "no install_manifest.txt"
 mv "$tmp/prefix" "$tmp/moved"
 check_tree "$tmp/moved/bin/star" "$tmp/moved/share/star"
 echo "installed tree: ok"
