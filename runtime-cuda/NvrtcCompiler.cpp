@@ -1,5 +1,7 @@
 #include "runtime-cuda/NvrtcCompiler.h"
 
+#include "vm/compile/EmitCpp.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -85,6 +87,12 @@ NvrtcCompiler::NvrtcCompiler() {
   (void)loaded;
   api_ = api;
   reason_ = reason;
+}
+
+std::vector<std::string> compiledCodeOptions() {
+  std::vector<std::string> o = compile::deviceOpcodeDefines();
+  o.push_back("-DSTAR_CFN=__device__ __noinline__");
+  return o;
 }
 
 std::string NvrtcCompiler::version() const {

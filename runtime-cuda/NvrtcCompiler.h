@@ -4,8 +4,8 @@
 // headers come from the binary (vm/compile's engineHeaders); NVRTC has no C++ standard library, so
 // the two standard headers the engine needs (<cstdint>, <concepts>) are given as small stand-ins.
 //
-// Loading and launching the cubin (the driver API, a team for NVRTC's code) is the second half,
-// not written yet: today this is what CI uses to prove that the generated code compiles for the GPU.
+// Loading and launching the cubin with the driver API is the second half, not written yet: today
+// this is what CI uses to prove that the generated code and its kernels compile for the GPU.
 #pragma once
 
 #include <span>
@@ -15,6 +15,16 @@
 #include "core/EmbeddedFile.h"
 
 namespace star::cuda {
+
+// The kernels compiled code runs in (runtime-cuda/kernels/CompiledKernels.cuh and what it
+// includes), embedded; kCompiledKernelsEntry is the line that appends them to generated code.
+std::span<const EmbeddedFile> compiledKernelHeaders();
+inline constexpr const char* kCompiledKernelsEntry = "\n#include \"runtime-cuda/kernels/CompiledKernels.cuh\"\n";
+
+// NVRTC's options for compiled code: the opcode macros (vm/compile's deviceOpcodeDefines) and each
+// compiled function kept a function of its own (STAR_CFN): inlined into the trampoline, the
+// kernels grow so large that ptxas takes minutes.
+std::vector<std::string> compiledCodeOptions();
 
 class NvrtcCompiler {
  public:

@@ -10,22 +10,11 @@
 
 #include <cstdint>
 
+#include "runtime-cuda/kernels/EngineParams.h"
 #include "vm/engine/EngineLayout.h"
 
 namespace star::cuda {
 
-struct EngineParams {
-  engine::Program program;        // device arrays
-  engine::Layout layout;
-  const std::uint64_t* staging;   // device: the region handed over
-  std::uint64_t* regions;         // device: one region per block, layout.total words apart;
-                                  // null: each block's region lives in its shared memory
-                                  // (layout.total words of dynamic shared memory)
-  std::uint64_t* out;             // mapped host: block 0's region after the run (same layout)
-  std::uint64_t* partials;        // device: 2 x blocks words (grid form)
-  std::uint64_t* host;            // mapped host: [0] the interrupt flag, [1] the ticket
-  std::uint64_t ticket;
-};
 
 // threads: a multiple of 32, at most 1024.
 void launchEngineBlock(cudaStream_t stream, const EngineParams& p, unsigned threads);
