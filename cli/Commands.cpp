@@ -38,6 +38,7 @@ CompileOptions compileOptions(const CommandLine& cl) {
   CompileOptions o;
   o.modulePath = cl.modulePath;
   o.warnUnused = cl.warnUnused;
+  o.warnResult = cl.warnResult;
   return o;
 }
 

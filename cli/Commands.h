@@ -22,6 +22,7 @@ struct CommandLine {
   bool timeReport = false;         // run --time-report
   bool dumpAst = false;
   bool warnUnused = true;
+  bool warnResult = true;          // -Wno-result turns it off
   bool noNative = false;
   bool noParallelLoops = false;  // --no-parallel-loops
   bool explainLoops = false;     // check --explain-loops
@@ -31,6 +32,11 @@ struct CommandLine {
   std::vector<std::string> paths;  // the files and directories to test
   bool update = false;             // --update: rewrite the expectations
   double timeout = 120;            // --timeout=SECONDS for each program; 0: none
+  bool list = false;               // --list: print the tests, run nothing
+  int verbosity = 0;               // -q: -1 (failures and the summary), -v: 1 (commands, output)
+  std::string color = "auto";      // --color=auto|always|never
+  std::vector<std::string> filters;  // --filter=PATTERN (repeatable), besides positional ones
+  bool denyWarnings = false;       // --deny-warnings: a program without expectations fails the run
 };
 
 int commandRun(const CommandLine& cl);

@@ -36,6 +36,7 @@ constexpr Option kOptions[] = {
      "also look for `uses` units in DIR (repeatable; $STAR_PATH adds directories too)"},
     {"--max-memory=SIZE", "the memory a run may use (8G, 512M; default: 3/4 of the RAM)"},
     {"-Wno-unused", "do not warn about unused variables"},
+    {"-Wno-result", "do not warn about functions that never assign their result"},
     {"--dump-ast", "print the syntax tree"},
     {"--explain-loops", "say for each loop whether it runs in parallel, and why not"},
     {"-o OUT", "the module to write (default: FILE with .starc for .star)"},
@@ -43,6 +44,19 @@ constexpr Option kOptions[] = {
      "rewrite the expectations (NAME.expected, NAME.expected-err, TEST-OUTPUT, TEST-STATUS) from "
      "what the programs do"},
     {"--timeout=SECONDS", "stop each program after SECONDS (default 120; 0: no limit)"},
+    {"--list", "print the paths of the tests that would run, one per line, and run nothing"},
+    {"-q, --quiet",
+     "print only what needs attention (failures, updates, warnings) and the summary"},
+    {"-v, --verbose",
+     "also print each test's command, and the whole stdout and stderr of a test that fails"},
+    {"--color=auto|always|never",
+     "colour ok, FAILED and warning (default auto: when stdout is a terminal and NO_COLOR is not "
+     "set)"},
+    {"--filter=PATTERN",
+     "run only the tests whose path contains PATTERN (repeatable); a word of PATHS that names no "
+     "file, has no '/' and does not end in .star is a PATTERN too"},
+    {"--deny-warnings",
+     "a program without expectations (a warning) makes the run fail, exit status 1"},
     {"--stdio", "talk on standard input and output (the only transport; language clients add it)"},
     {"--help", "this command's usage, options and an example, instead of running it"},
 };
@@ -62,23 +76,23 @@ const std::vector<CommandHelp>& commands() {
        "may\n"
        "be '-' for standard input. Exit status: 0, 1 for compile errors, 2 for run-time errors.",
        {"--backend", "--engine", "--no-cache", "--stats", "--time-report", "--no-native", "--no-parallel-loops",
-        "--stdlib-path", "--max-memory", "-Wno-unused"},
+        "--stdlib-path", "--max-memory", "-Wno-unused", "-Wno-result"},
        "star run --backend=cpu examples/warshall.star examples/graphs/two_cycles8.txt"},
       {"check",
        "star check [OPTIONS] FILE",
        "Parse and check FILE without running it; messages are FILE:LINE:COL: error: MESSAGE.",
-       {"--dump-ast", "--explain-loops", "--stdlib-path", "-Wno-unused"},
+       {"--dump-ast", "--explain-loops", "--stdlib-path", "-Wno-unused", "-Wno-result"},
        "star check --explain-loops examples/warshall.star"},
       {"dis",
        "star dis [OPTIONS] FILE",
        "Print the bytecode of a .star or .starc file, with the source lines interleaved; with --emit, the "
        "compiled tier's intermediate representation (ir) or the C++ it generates (cuda).",
-       {"--emit", "--stdlib-path", "-Wno-unused"},
+       {"--emit", "--stdlib-path", "-Wno-unused", "-Wno-result"},
        "star dis examples/warshall.star | less"},
       {"compile",
        "star compile [OPTIONS] FILE [-o OUT]",
        "Write the bytecode module of FILE, which `star run` and `star dis` read.",
-       {"-o", "--stdlib-path", "-Wno-unused"},
+       {"-o", "--stdlib-path", "-Wno-unused", "-Wno-result"},
        "star compile prog.star -o prog.starc && star run prog.starc a b"},
       {"repl",
        "star repl [OPTIONS]",
@@ -89,17 +103,21 @@ const std::vector<CommandHelp>& commands() {
         "--max-memory"},
        "star repl --backend=cpu < inputs.txt > results.txt"},
       {"test",
-       "star test [OPTIONS] [PATHS...]",
+       "star test [OPTIONS] [PATHS...] [PATTERN...]",
        "Run every .star file under PATHS (files, or directories searched recursively; default .)\n"
        "that has expectations: NAME.expected (its stdout) or NAME.expected-err (its stderr) "
        "beside\n"
        "it, or TEST-ARGS:, TEST-STATUS:, TEST-ERROR: and TEST-OUTPUT: lines in its first "
-       "comments.\n"
-       "Each runs in its own directory. A failure shows a unified diff; the last line is\n"
-       "`N passed, N failed`, and the exit status is 1 when any failed.",
+       "comments;\n"
+       "with a PATTERN, only those whose path contains it. Each runs in its own directory and\n"
+       "prints `ok PATH (0.12 s)` or `FAILED PATH (...)` and a unified diff; a program without\n"
+       "expectations gets a warning. Paths are relative to the current directory. The last line\n"
+       "is `test result: ok. N passed; N failed; finished in T s`; the exit status is 1 when any\n"
+       "failed.",
        {"--backend", "--engine", "--no-native", "--no-parallel-loops", "--stdlib-path",
-        "--max-memory", "--update", "--timeout"},
-       "star test --backend=cpu examples/"},
+        "--max-memory", "--update", "--timeout", "--list", "-q", "-v", "--color", "--filter",
+        "--deny-warnings"},
+       "star test --backend=cpu examples/ warshall"},
       {"run-server",
        "star run-server",
        "For test drivers: read requests from stdin, one JSON object per line,\n"
@@ -110,11 +128,11 @@ const std::vector<CommandHelp>& commands() {
        {},
        "echo '{\"dir\": \"/tmp\", \"out\": \"/tmp/o\", \"err\": \"/tmp/e\", \"args\": [\"p.star\"]}' | star run-server"},
       {"lsp",
-       "star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused]",
+       "star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused] [-Wno-result]",
        "A language server (Language Server Protocol) on standard input and output, for editors:\n"
        "diagnostics, hover, definitions, references, completion, symbols, semantic tokens.\n"
        "An editor starts it; docs/CLI.md shows how for VS Code, Neovim and Emacs.",
-       {"--stdio", "--stdlib-path", "-Wno-unused"},
+       {"--stdio", "--stdlib-path", "-Wno-unused", "-Wno-result"},
        "star lsp --stdlib-path=$HOME/star-units"},
       {"opcodes",
        "star opcodes",
@@ -160,7 +178,18 @@ std::string wrapped(std::string_view text) {
 }
 
 std::string_view optionKey(std::string_view name) {
-  return name.substr(0, name.find_first_of("= "));
+  return name.substr(0, name.find_first_of("=, "));
+}
+
+// The keys of every spelling of an option: "-q, --quiet" has "-q" and "--quiet".
+std::vector<std::string> optionKeys(std::string_view name) {
+  std::vector<std::string> keys;
+  for (;;) {
+    keys.emplace_back(optionKey(name));
+    const std::size_t comma = name.find(", ");
+    if (comma == std::string_view::npos) return keys;
+    name = name.substr(comma + 2);
+  }
 }
 
 }  // namespace
@@ -183,14 +212,17 @@ std::string suggestOption(const std::string& word) {
   const std::size_t equals = word.find('=');
   const std::string key = word.substr(0, equals);
   std::vector<std::string> keys;
-  for (const Option& o : kOptions) keys.emplace_back(optionKey(o.name));
+  for (const Option& o : kOptions)
+    for (std::string& k : optionKeys(o.name)) keys.push_back(std::move(k));
   std::string best = closestWord(key, keys, /*ignoreDashes=*/true);
   if (best.empty()) return "";
   // The value as given; an option that takes one and was given none shows its forms.
   std::string_view name;
   for (const Option& o : kOptions)
-    if (optionKey(o.name) == best) name = o.name;
-  if (name.size() > best.size() && name[best.size()] == '=')
+    for (const std::string& k : optionKeys(o.name))
+      if (k == best) name = o.name;
+  if (name.size() > best.size() && name.compare(0, best.size(), best) == 0 &&
+      name[best.size()] == '=')
     best += equals == std::string::npos ? std::string(name.substr(best.size()))
                                         : word.substr(equals);
   return best == word ? "" : best;

@@ -26,7 +26,9 @@ const char* kUsage =
     "  opcodes              the instruction set, as docs/BYTECODE.md lists it\n"
     "  run-server           run programs sent as JSON lines on stdin, in one process (tools)\n"
     "  lsp                  language server on stdin/stdout, for editors (docs/CLI.md)\n"
-    "  test [PATHS...]      run the programs that carry expectations and compare\n"
+    "  test [PATHS...] [PATTERN...]\n"
+  "                       run the programs that carry expectations and compare (only those\n"
+  "                       whose path contains a PATTERN, when there is one)\n"
     "  help COMMAND         that command's options and an example (also: star COMMAND --help)\n"
     "  --version            version and backends\n"
     "\n"
@@ -50,8 +52,11 @@ const char* kUsage =
     "                           at most 9/10 of the GPU's memory on the CUDA backend)\n"
     "  --dump-ast               (check) print the syntax tree\n"
     "  -Wno-unused              do not warn about unused variables\n"
+    "  -Wno-result              do not warn about functions that never assign their result\n"
     "  --update                 (test) rewrite the expectations from what the programs do\n"
     "  --timeout=SECONDS        (test) stop each program after SECONDS (default 120)\n"
+  "  --list, -q, -v, --color=auto|always|never, --filter=PATTERN, --deny-warnings\n"
+  "                           (test) see star help test\n"
     "  --help, -h               (after a command) that command's options and an example\n";
 
 }  // namespace
@@ -105,6 +110,7 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
       setUserMemoryLimit(cl.maxMemory);
     }
     else if (a == "-Wno-unused") cl.warnUnused = false;
+    else if (a == "-Wno-result") cl.warnResult = false;
     else if (a.rfind("--stdlib-path=", 0) == 0) cl.stdlibPaths.push_back(a.substr(14));
     else if (a == "--help" || a == "-h") return printCommandHelp(cl.command);
     else if (a == "--update") cl.update = true;
@@ -113,6 +119,23 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
         return usageError("--timeout takes a number of seconds (0: no limit), not '" + a.substr(10) + "'",
                           cl.command);
     }
+    else if (cl.command == "test" && a == "--list") cl.list = true;
+    else if (cl.command == "test" && (a == "-q" || a == "--quiet" || a == "-v" || a == "--verbose")) {
+      const int want = a == "-q" || a == "--quiet" ? -1 : 1;
+      if (cl.verbosity == -want)
+        return usageError("-q (--quiet) and -v (--verbose) cannot be used together", cl.command);
+      cl.verbosity = want;
+    }
+    else if (cl.command == "test" && a.rfind("--color=", 0) == 0) {
+      cl.color = a.substr(8);
+      if (cl.color != "auto" && cl.color != "always" && cl.color != "never")
+        return usageError("--color takes auto, always or never, not '" + cl.color + "'", cl.command);
+    }
+    else if (cl.command == "test" && a.rfind("--filter=", 0) == 0) {
+      if (a.size() == 9) return usageError("--filter takes a pattern, not ''", cl.command);
+      cl.filters.push_back(a.substr(9));
+    }
+    else if (cl.command == "test" && a == "--deny-warnings") cl.denyWarnings = true;
     else if (cl.command == "test" && !(a.size() > 1 && a[0] == '-')) cl.paths.push_back(a);
     else if (a == "-o" && i + 1 < args.size()) {
       cl.output = args[++i];

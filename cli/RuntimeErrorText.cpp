@@ -27,6 +27,14 @@ std::string formatRuntimeError(const SourceManager& sources, const RuntimeError&
   if (e.moreCallers)
     text += "note: ... " + std::to_string(e.moreCallers) + " more call" +
             (e.moreCallers == 1 ? "" : "s") + "\n";
+  for (const RuntimeNote& n : e.notes) {
+    if (!n.loc.line) {
+      text += "note: " + printable(n.message) + "\n";
+      continue;
+    }
+    bool noteText = n.loc.file < sources.size() && !sources.text(n.loc.file).empty();
+    text += Diagnostics::format(sources, n.loc, "note", printable(n.message), noteText);
+  }
   return text;
 }
 

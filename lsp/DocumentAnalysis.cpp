@@ -22,8 +22,11 @@ void DocumentAnalysis::collect(Severity severity, SourceLoc loc, const std::stri
   messages_.push_back({severity, loc, text, {}});
 }
 
-// The steps of `star check` (frontend/driver/Compilation.cpp), keeping every tree: checking
-// stops where the compiler stops, after syntax errors or a unit that cannot be loaded.
+// The steps of `star check` (frontend/driver/Compilation.cpp), keeping every tree. Where the
+// compiler stops, the editor goes on: after a syntax error that the parser's recovery repaired (a
+// missing ';') the repaired tree is checked, with its messages dropped (the syntax errors are the
+// file's), so that hover and definitions keep working; after a unit that cannot be loaded, the
+// units that did load are checked and report their own errors.
 void DocumentAnalysis::run(const AnalysisOptions& options) {
   std::ostringstream formatted;  // the text form of the messages is not needed
   Diagnostics diags(sources_, formatted);
@@ -35,15 +38,20 @@ void DocumentAnalysis::run(const AnalysisOptions& options) {
     // A file that starts with neither `program` nor `unit` is parsed as a program, which says
     // what is missing.
     isUnit_ = fileParseMode(text) == ParseMode::Unit;
-    program_ =
-        parseSource(sources_, kDocumentFile, isUnit_ ? ParseMode::Unit : ParseMode::Program, diags);
+    bool recovered = false;
+    program_ = parseForEditor(sources_, kDocumentFile, isUnit_ ? ParseMode::Unit : ParseMode::Program, diags,
+                              &recovered);
     if (!program_) return;
-    UnitLoader loader(sources_, diags, options.modulePath);
-    if (loader.load(*program_, units_)) {
-      Checker::Options checkOptions;
-      checkOptions.warnUnused = options.warnUnused;
-      Checker checker(diags, checkOptions);
-      for (auto& unit : units_) checker.checkUnit(*unit);
+    std::ostringstream dropped;
+    Diagnostics quiet(sources_, dropped);
+    UnitLoader loader(sources_, recovered ? quiet : diags, options.modulePath);
+    const bool loaded = loader.load(*program_, units_);
+    Checker::Options checkOptions;
+    checkOptions.warnUnused = options.warnUnused;
+    checkOptions.warnResult = options.warnResult;
+    Checker checker(recovered ? quiet : diags, checkOptions);
+    for (Program* unit : checkableUnits(units_)) checker.checkUnit(*unit);
+    if (loaded) {
       if (isUnit_)
         checker.checkUnit(*program_);
       else

@@ -16,6 +16,7 @@ namespace star::lsp {
 struct AnalysisOptions {
   std::vector<std::string> modulePath;  // where `uses NAME` looks after the document's directory
   bool warnUnused = true;
+  bool warnResult = true;
 };
 
 // A message of the compiler, with the notes that follow it ("previous declaration is here").

@@ -14,7 +14,7 @@ namespace star {
 namespace {
 
 const char* kLspUsage =
-    "usage: star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused]\n"
+    "usage: star lsp [--stdio] [--stdlib-path=DIR]... [-Wno-unused] [-Wno-result]\n"
     "  the language server, on standard input and output (docs/CLI.md)\n";
 
 std::string absoluteDirectory(const std::string& dir) {
@@ -35,6 +35,8 @@ int commandLsp(int argc, char** argv) {
       stdlibPaths.push_back(a.substr(14));
     } else if (a == "-Wno-unused") {
       options.warnUnused = false;
+    } else if (a == "-Wno-result") {
+      options.warnResult = false;
     } else if (a == "--help" || a == "-h") {
       std::cout << kLspUsage;
       return 0;

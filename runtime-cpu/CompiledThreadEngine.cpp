@@ -43,7 +43,8 @@ std::vector<std::vector<std::uint32_t>> plainCode(const EngineProgramImage& imag
 
 std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, bool useCache) {
   auto compiler = std::make_shared<HostCompiler>();
-  return makeThreadEngine(storage, [compiler, useCache](const EngineProgramImage& image) -> TeamRun {
+  return makeThreadEngine(storage, [compiler, useCache](const EngineProgramImage& image,
+                                                        CompileStats& stats) -> TeamRun {
     const std::vector<std::vector<std::uint32_t>> codes = plainCode(image);
     std::vector<compile::FunctionCode> functions;
     for (std::size_t i = 0; i < codes.size(); ++i)
@@ -53,6 +54,9 @@ std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, b
     for (const EmbeddedFile& f : threadTeamHeaders()) headers.push_back(f);
     std::string error;
     void* entry = compiler->compile(source, headers, "star_compiled_run", useCache, error);
+    stats.hits = compiler->stats().hits;
+    stats.misses = compiler->stats().misses;
+    stats.seconds = compiler->stats().seconds;
     if (!entry) {
       static bool said = false;
       if (!said) std::cerr << "star: no compiled code: " << error << "; the interpreter runs the program\n";

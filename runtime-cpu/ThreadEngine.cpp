@@ -49,7 +49,7 @@ class ThreadEngine final : public DeviceEngine {
     program_.constLength = image_.constLength.data();
     program_.constWords = image_.constWords.data();
     program_.loops = image_.loops.data();
-    compiled_ = compiler_ ? compiler_(image_) : nullptr;
+    compiled_ = compiler_ ? compiler_(image_, compileStats_) : nullptr;
   }
 
   void run(EngineRun& r) override {
@@ -104,11 +104,13 @@ class ThreadEngine final : public DeviceEngine {
 
   std::string shape() const override { return shape_; }
   std::uint64_t launches() const override { return launches_; }
+  CompileStats compileStats() const override { return compileStats_; }
 
  private:
   EngineStorage& storage_;
   ProgramCompiler compiler_;
   TeamRun compiled_ = nullptr;  // the image's compiled code, or null: the interpreter runs it
+  CompileStats compileStats_;
   EngineProgramImage image_;
   engine::Program program_;
   std::string shape_;

@@ -28,7 +28,7 @@ class ThreadTeam;
 // What each thread of the team runs: compiled code's entry (the host build of vm/compile's C++).
 using TeamRun = void (*)(ThreadTeam&, const engine::Program&, engine::Region);
 // Compiles a program for the team, or gives null: the interpreter (EngineCore.h) runs it.
-using ProgramCompiler = std::function<TeamRun(const EngineProgramImage&)>;
+using ProgramCompiler = std::function<TeamRun(const EngineProgramImage&, CompileStats&)>;
 
 std::unique_ptr<DeviceEngine> makeThreadEngine(EngineStorage& storage, ProgramCompiler compiler = {});
 // The same with compiled code (CompiledThreadEngine.cpp): each program the engine loads is

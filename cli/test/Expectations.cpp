@@ -31,8 +31,12 @@ struct CommentLine {
 };
 using Comment = std::vector<CommentLine>;
 
-std::vector<Comment> leadingComments(const std::vector<std::string>& lines) {
+// The comments before the first token; `firstWord` gets the first token's word (lower-cased;
+// "" when there is none).
+std::vector<Comment> leadingComments(const std::vector<std::string>& lines,
+                                     std::string& firstWord) {
   std::vector<Comment> comments;
+  firstWord.clear();
   std::size_t l = 0, col = 0;
   while (l < lines.size()) {
     const std::string& s = lines[l];
@@ -63,8 +67,15 @@ std::vector<Comment> leadingComments(const std::vector<std::string>& lines) {
       opener = "(*", closer = "*)";
     else if (s.compare(col, 2, "/*") == 0)
       opener = "/*", closer = "*/";
-    else
-      break;  // the first token
+    else {
+      // The first token: its word (letters, digits, '_'), lower-cased.
+      for (std::size_t k = col; k < s.size(); ++k) {
+        const unsigned char ch = static_cast<unsigned char>(s[k]);
+        if (!std::isalnum(ch) && ch != '_') break;
+        firstWord += static_cast<char>(std::tolower(ch));
+      }
+      break;
+    }
     Comment c;
     std::size_t from = col + opener.size();
     std::string first = std::string(from, ' ') + s.substr(from);
@@ -115,7 +126,10 @@ std::string withoutIndent(const std::string& text, std::size_t indent) {
 Expectations parseExpectations(const std::string& source) {
   Expectations e;
   std::vector<std::string> lines = sourceLines(source);
-  for (const Comment& c : leadingComments(lines)) {
+  std::string firstWord;
+  const std::vector<Comment> comments = leadingComments(lines, firstWord);
+  e.unit = firstWord == "unit";
+  for (const Comment& c : comments) {
     for (std::size_t i = 0; i < c.size(); ++i) {
       const std::string& text = c[i].text;
       std::size_t at = text.find_first_not_of(" \t");

@@ -33,6 +33,7 @@ struct Expectations {
   std::optional<OutputBlock> outputBlock;
   std::optional<std::size_t> statusLine;  // the source line of TEST-STATUS (for --update)
   std::vector<std::string> problems;      // malformed TEST- lines: "LINE: message"
+  bool unit = false;  // the first token is `unit` (any case): a unit, not a program to run
 
   bool any() const { return !args.empty() || status || !errors.empty() || output; }
 };

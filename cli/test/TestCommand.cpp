@@ -1,4 +1,5 @@
-// `star test [PATHS]`: runs the programs that carry expectations and compares (docs/CLI.md).
+// `star test [PATHS] [PATTERNS]`: runs the programs that carry expectations and compares
+// (docs/CLI.md).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -6,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -13,11 +15,13 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 
 #include "cli/Commands.h"
 #include "cli/test/ChildProcess.h"
 #include "cli/test/Expectations.h"
+#include "cli/test/Report.h"
 #include "cli/test/UnifiedDiff.h"
 #include "core/FileText.h"
 #include "core/Printable.h"
@@ -38,12 +42,13 @@ constexpr std::uint64_t kDefaultOutputCap = std::uint64_t{64} << 20;
 
 // One program to test and where its expectations are.
 struct Case {
-  std::string path;    // as shown: the user's PATH, then the file below it
+  std::string path;    // for the file system: the user's PATH, then the file below it
+  std::string shown;   // for messages: relative to where `star test` started (test::shownPath)
   bool named = false;  // named on the command line (not found in a directory)
 };
 
 // The .star files under each PATH (directories recursively, hidden ones skipped), in order.
-std::vector<Case> collect(const std::vector<std::string>& paths,
+std::vector<Case> collect(const std::vector<std::string>& paths, const fs::path& start,
                           std::vector<std::string>& missing) {
   std::vector<Case> cases;
   for (const std::string& p : paths) {
@@ -62,10 +67,12 @@ std::vector<Case> collect(const std::vector<std::string>& paths,
           found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());
-      for (std::string& f : found)
-        cases.push_back({fs::path(f).lexically_normal().string(), false});
+      for (std::string& f : found) {
+        std::string path = fs::path(f).lexically_normal().string();
+        cases.push_back({path, test::shownPath(path, start), false});
+      }
     } else if (fs::exists(p, ec)) {
-      cases.push_back({p, true});
+      cases.push_back({p, test::shownPath(p, start), true});
     } else {
       missing.push_back(p);
     }
@@ -132,16 +139,17 @@ std::optional<std::string> readRegularFile(const std::string& path, std::string&
   }
 }
 
-// An expectation file: nullopt when there is none; a message added to `errors` when it cannot
-// be read.
-std::optional<std::string> readIfThere(const std::string& path, std::string& errors) {
+// An expectation file: nullopt when there is none; a message (naming it as `shown`) added to
+// `errors` when it cannot be read.
+std::optional<std::string> readIfThere(const std::string& path, const std::string& shown,
+                                       std::string& errors) {
   std::error_code ec;
   // The name itself, not what it points to: a dangling or looping link is an expectation that
   // cannot be read (an error), not a program without one.
   if (!fs::exists(fs::symlink_status(path, ec))) return std::nullopt;
   std::string error;
   auto text = readRegularFile(path, error);
-  if (!text) errors += "  " + fileErrorMessage(printable(path), error) + "\n";
+  if (!text) errors += "  " + fileErrorMessage(printable(shown), error) + "\n";
   return text;
 }
 
@@ -172,22 +180,46 @@ std::string indented(const std::string& text) {
   return out;
 }
 
+// A case read: whether it is a test, and what it expects.
+struct Prepared {
+  enum class Kind {
+    Test,            // runs
+    Broken,          // fails without running: `report` says why
+    Unit,            // a unit without expectations, found in a directory: not a test, no word
+    NoExpectations,  // a program without expectations, found in a directory: a warning
+  };
+  Kind kind = Kind::Broken;
+  std::string report;
+  std::string source;
+  Expectations e;
+  std::string outPath, errPath;    // NAME.expected, NAME.expected-err
+  std::string outShown, errShown;  // the same, as messages name them
+  std::optional<std::string> expectedOut, expectedErr;
+};
+
+// What one case gave.
+struct Result {
+  enum class Outcome { Passed, Updated, Failed, Warned, Skipped, Interrupted };
+  Outcome outcome = Outcome::Failed;
+  std::string report;   // what differs (Failed), what to add (Warned)
+  std::string command;  // the shell command that ran it (-v); "" when it did not run
+  bool ran = false;     // it ran to an end: out and err are what it wrote
+  std::string out, err;
+};
+
 class Runner {
  public:
   Runner(const CommandLine& cl, std::uint64_t outputCap)
       : cl_(cl), self_(executablePath()), outputCap_(outputCap) {}
 
-  // Returns whether the case counts as passed; prints its report. Skipped: not a test.
-  // Interrupted: a StopSignals signal came while it ran (nothing is printed).
-  enum class Outcome { Passed, Failed, Skipped, Interrupted };
-  Outcome run(const Case& c);
+  // Reads the program and its expectation files.
+  Prepared prepare(const Case& c) const;
+  // Runs a prepared case (Skipped for a unit, Warned for a program without expectations).
+  // Interrupted: a StopSignals signal came while it ran.
+  Result run(const Case& c, const Prepared& p) const;
 
  private:
   std::vector<std::string> command(const std::string& file, const Expectations& e) const;
-  void fail(const Case& c, const std::string& report) {
-    std::cout << "FAIL: " << printable(c.path) << "\n" << report;
-    std::cout.flush();
-  }
 
   const CommandLine& cl_;
   std::string self_;
@@ -210,51 +242,95 @@ std::vector<std::string> Runner::command(const std::string& file, const Expectat
   return argv;
 }
 
-Runner::Outcome Runner::run(const Case& c) {
+Prepared Runner::prepare(const Case& c) const {
+  Prepared p;
   std::string error;
   auto source = readRegularFile(c.path, error);
   if (!source) {
-    fail(c, "  " + fileErrorMessage(printable(c.path), error) + "\n");
-    return Outcome::Failed;
+    p.report = "  " + fileErrorMessage(printable(c.shown), error) + "\n";
+    return p;
   }
-  Expectations e = test::parseExpectations(*source);
-  fs::path file(c.path);
+  p.source = std::move(*source);
+  p.e = test::parseExpectations(p.source);
+  const Expectations& e = p.e;
+  fs::path file(c.path), shown(c.shown);
   std::string stem = (file.parent_path() / file.stem()).string();
-  std::string outPath = stem + ".expected", errPath = stem + ".expected-err";
+  p.outPath = stem + ".expected";
+  p.errPath = stem + ".expected-err";
+  p.outShown = fs::path(shown).replace_extension(".expected").string();
+  p.errShown = fs::path(shown).replace_extension(".expected-err").string();
+  const std::string outName = fs::path(p.outPath).filename().string();
+  const std::string errName = fs::path(p.errPath).filename().string();
   std::string readError;
-  std::optional<std::string> expectedOut = readIfThere(outPath, readError);
-  std::optional<std::string> expectedErr = readIfThere(errPath, readError);
+  p.expectedOut = readIfThere(p.outPath, p.outShown, readError);
+  p.expectedErr = readIfThere(p.errPath, p.errShown, readError);
   if (!readError.empty()) {
-    fail(c, readError);
-    return Outcome::Failed;
+    p.report = readError;
+    return p;
   }
-  if (!e.any() && e.problems.empty() && !expectedOut && !expectedErr) {
-    if (!c.named) return Outcome::Skipped;
-    fail(c, "  no expectations: no " + fs::path(outPath).filename().string() + " or " +
-                fs::path(errPath).filename().string() +
-                " beside it, and no TEST- lines in its first comments\n");
-    return Outcome::Failed;
+  if (!e.any() && e.problems.empty() && !p.expectedOut && !p.expectedErr) {
+    if (!c.named) {
+      p.kind = e.unit ? Prepared::Kind::Unit : Prepared::Kind::NoExpectations;
+      p.report = "  to test it, add " + outName + " (its stdout), " + errName +
+                 " (its stderr) or TEST- lines in its first comment (star help test);\n"
+                 "  to record what it prints now: touch " +
+                 test::shellWord(p.outShown) + " && star test --update " +
+                 test::shellWord(c.shown) + "\n";
+      return p;
+    }
+    p.report = "  no expectations: no " + outName + " or " + errName +
+               " beside it, and no TEST- lines in its first comments\n";
+    return p;
   }
   if (!e.problems.empty()) {
-    std::string report;
-    for (const std::string& p : e.problems) report += "  " + printable(c.path) + ":" + p + "\n";
-    fail(c, report);
-    return Outcome::Failed;
+    for (const std::string& problem : e.problems)
+      p.report += "  " + printable(c.shown) + ":" + problem + "\n";
+    return p;
   }
-  if (expectedOut && e.output) {
-    fail(c, "  both " + fs::path(outPath).filename().string() +
-                " and a TEST-OUTPUT block: keep one\n");
-    return Outcome::Failed;
+  if (p.expectedOut && e.output) {
+    p.report = "  both " + outName + " and a TEST-OUTPUT block: keep one\n";
+    return p;
   }
+  p.kind = Prepared::Kind::Test;
+  return p;
+}
 
-  std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
-  test::ChildResult r =
-      test::runChild(command(file.filename().string(), e), dir, cl_.timeout, outputCap_);
-  if (r.interrupted || test::StopSignals::received()) return Outcome::Interrupted;
-  if (!r.failure.empty()) {
-    fail(c, "  " + r.failure + "\n");
-    return Outcome::Failed;
+Result Runner::run(const Case& c, const Prepared& p) const {
+  Result result;
+  switch (p.kind) {
+    case Prepared::Kind::Test:
+      break;
+    case Prepared::Kind::Broken:
+      result.report = p.report;
+      return result;
+    case Prepared::Kind::Unit:
+      result.outcome = Result::Outcome::Skipped;
+      return result;
+    case Prepared::Kind::NoExpectations:
+      result.outcome = Result::Outcome::Warned;
+      result.report = p.report;
+      return result;
   }
+  const Expectations& e = p.e;
+  const std::optional<std::string>& expectedOut = p.expectedOut;
+  const std::optional<std::string>& expectedErr = p.expectedErr;
+  fs::path file(c.path);
+  std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
+  const std::vector<std::string> argv = command(file.filename().string(), e);
+  const fs::path shownDir = fs::path(c.shown).parent_path();
+  result.command = test::shellCommand(shownDir.empty() ? "." : shownDir.string(), argv);
+  test::ChildResult r = test::runChild(argv, dir, cl_.timeout, outputCap_);
+  if (r.interrupted || test::StopSignals::received()) {
+    result.outcome = Result::Outcome::Interrupted;
+    return result;
+  }
+  if (!r.failure.empty()) {
+    result.report = "  " + r.failure + "\n";
+    return result;
+  }
+  result.ran = true;
+  result.out = r.out;
+  result.err = r.err;
 
   // What differs, and what --update can rewrite.
   std::string report;
@@ -285,12 +361,14 @@ Runner::Outcome Runner::run(const Case& c) {
                                : "0") +
               "\n";
     if (!e.statusLine) fixable = false;
-    if (!expectedErr && !r.err.empty()) report += "  stderr:\n" + indented(r.err);
+    // -v shows the whole stderr after the report.
+    if (!expectedErr && !r.err.empty() && cl_.verbosity <= 0)
+      report += "  stderr:\n" + indented(r.err);
   }
   if (outWrong)
-    report += test::unifiedDiff(*wantOut, r.out, expectedOut ? outPath : c.path + " (TEST-OUTPUT)",
-                                "stdout");
-  if (errWrong) report += test::unifiedDiff(*expectedErr, r.err, errPath, "stderr");
+    report += test::unifiedDiff(*wantOut, r.out,
+                                expectedOut ? p.outShown : c.shown + " (TEST-OUTPUT)", "stdout");
+  if (errWrong) report += test::unifiedDiff(*expectedErr, r.err, p.errShown, "stderr");
   for (const std::string& text : e.errors)
     if (r.err.find(text) == std::string::npos) {
       report += "  stderr does not contain '" + text + "'; it was:\n" + indented(r.err) +
@@ -298,56 +376,150 @@ Runner::Outcome Runner::run(const Case& c) {
       fixable = false;
     }
   if (report.empty()) {
-    std::cout << "PASS: " << printable(c.path) << "\n";
-    return Outcome::Passed;
+    result.outcome = Result::Outcome::Passed;
+    return result;
   }
-  if (!cl_.update || !fixable) {
-    fail(c, report);
-    return Outcome::Failed;
-  }
+  result.report = report;
+  if (!cl_.update || !fixable) return result;
   try {
-    if (outWrong && expectedOut) writeWholeFile(outPath, r.out);
-    if (errWrong) writeWholeFile(errPath, r.err);
+    if (outWrong && expectedOut) writeWholeFile(p.outPath, r.out);
+    if (errWrong) writeWholeFile(p.errPath, r.err);
     if ((outWrong && e.output) || (statusWrong && e.statusLine))
       writeWholeFile(c.path, test::updateExpectations(
-                                 *source, e, e.output ? (outWrong ? r.out : *e.output) : "",
+                                 p.source, e, e.output ? (outWrong ? r.out : *e.output) : "",
                                  statusWrong ? std::optional<int>(r.status) : std::nullopt));
   } catch (const std::exception& ex) {
-    fail(c, report + "  cannot update: " + ex.what() + "\n");
-    return Outcome::Failed;
+    result.report = report + "  cannot update: " + ex.what() + "\n";
+    return result;
   }
-  std::cout << "UPDATED: " << printable(c.path) << "\n";
-  return Outcome::Passed;
+  result.outcome = Result::Outcome::Updated;
+  result.report.clear();
+  return result;
 }
 
-// The message and exit status after a StopSignals signal: 128 + the signal, as a shell reports a
-// process that signal ended.
-int interrupted(int signal, int passed, int failed) {
-  std::cout << passed << " passed, " << failed << " failed\n";
-  std::cout.flush();
-  std::cerr << "star: error: " << (signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated")
-            << ": the running program was killed and the remaining tests were not run\n";
-  return 128 + signal;
+// Prints what `star test` finds, in the words, colours and detail that -q, -v and --color ask
+// for.
+class Reporter {
+ public:
+  Reporter(int verbosity, bool color) : verbosity_(verbosity), paint_{color} {}
+
+  const test::Paint& paint() const { return paint_; }
+
+  // A status word, padded to a column, and the rest of the line.
+  void head(test::Color color, std::string_view word, const std::string& rest) const {
+    const std::size_t pad = word.size() < 8 ? 8 - word.size() : 1;
+    std::cout << paint_(color, word) << std::string(pad, ' ') << rest << "\n";
+  }
+
+  void missing(const std::string& shown) const {
+    head(test::Color::Red, "FAILED", printable(shown));
+    std::cout << "  no such file or directory\n";
+  }
+
+  void result(const Case& c, const Result& r, double seconds) const {
+    const std::string timed = printable(c.shown) + " (" + test::secondsText(seconds) + ")";
+    using Outcome = Result::Outcome;
+    switch (r.outcome) {
+      case Outcome::Skipped:
+        return;
+      case Outcome::Passed:
+        if (verbosity_ < 0) return;
+        head(test::Color::Green, "ok", timed);
+        break;
+      case Outcome::Updated:
+        head(test::Color::Green, "updated", timed);
+        break;
+      case Outcome::Failed:
+        head(test::Color::Red, "FAILED", timed);
+        break;
+      case Outcome::Warned:
+        head(test::Color::Yellow, "warning", printable(c.shown) + ": no expectations, not tested");
+        break;
+      case Outcome::Interrupted:
+        head(test::Color::Red, "INTERRUPTED", timed);
+        break;
+    }
+    if (verbosity_ > 0 && !r.command.empty()) std::cout << "  $ " << printable(r.command) << "\n";
+    std::cout << r.report;
+    if (verbosity_ > 0 && r.outcome == Outcome::Failed && r.ran) {
+      std::cout << "  stdout:" << (r.out.empty() ? " (empty)\n" : "\n") << indented(r.out);
+      std::cout << "  stderr:" << (r.err.empty() ? " (empty)\n" : "\n") << indented(r.err);
+    }
+    std::cout.flush();
+  }
+
+ private:
+  int verbosity_;
+  test::Paint paint_;
+};
+
+// The words of the command line after `star test`: PATHS, and NAME-PATTERNs (with --filter's).
+void splitPathsAndPatterns(const CommandLine& cl, std::vector<std::string>& paths,
+                           std::vector<std::string>& patterns) {
+  patterns = cl.filters;
+  for (const std::string& word : cl.paths) {
+    std::error_code ec;
+    // A dangling link is a path too (that fails): the name exists.
+    const bool exists = !word.empty() && fs::exists(fs::symlink_status(word, ec));
+    (test::isNamePattern(word, exists) ? patterns : paths).push_back(word);
+  }
+  if (paths.empty()) paths.push_back(".");
+}
+
+std::string quotedList(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out += (i == 0                  ? ""
+            : i + 1 == words.size() ? " or "
+                                    : ", ") +
+           ("'" + printable(words[i]) + "'");
+  return out;
 }
 
 }  // namespace
 
 int commandTest(const CommandLine& cl) {
-  std::vector<std::string> paths = cl.paths;
-  if (paths.empty()) paths.push_back(".");
+  const auto began = std::chrono::steady_clock::now();
+  const auto secondsSince = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  std::vector<std::string> paths, patterns;
+  splitPathsAndPatterns(cl, paths, patterns);
   const std::optional<std::uint64_t> cap = outputCap();
   if (!cap) {
     std::cerr << "star: error: STAR_TEST_OUTPUT_CAP must be a positive number of bytes\n";
     return 1;
   }
-  test::StopSignals stop;  // Ctrl-C kills the running program and ends the run
+  const std::optional<test::ColorChoice> choice = test::parseColorChoice(cl.color);
+  const bool color = test::useColor(choice.value_or(test::ColorChoice::Auto), ::isatty(1) == 1,
+                                    std::getenv("NO_COLOR"), std::getenv("TERM"));
+  Reporter reporter(cl.verbosity, color);
+  std::error_code ec;
+  const fs::path start = fs::current_path(ec);  // empty when it cannot be known: paths as given
   std::vector<std::string> missing;
-  std::vector<Case> cases = collect(paths, missing);
+  std::vector<Case> cases = collect(paths, start, missing);
   Runner runner(cl, *cap);
-  int passed = 0, failed = 0;
+
+  if (cl.list) {
+    // The tests that would run, and nothing else on stdout; nothing runs.
+    for (const std::string& m : missing)
+      std::cerr << "star: error: " << printable(test::shownPath(m, start))
+                << ": no such file or directory\n";
+    for (const Case& c : cases) {
+      if (!test::matchesFilters(c.shown, patterns)) continue;
+      const Prepared::Kind kind = runner.prepare(c).kind;
+      if (kind == Prepared::Kind::Test || kind == Prepared::Kind::Broken)
+        std::cout << printable(c.shown) << "\n";
+    }
+    std::cout.flush();
+    return missing.empty() ? 0 : 1;
+  }
+
+  test::StopSignals stop;  // Ctrl-C kills the running program and ends the run
+  test::Counts counts;
   for (const std::string& m : missing) {
-    std::cout << "FAIL: " << printable(m) << "\n  no such file or directory\n";
-    ++failed;
+    reporter.missing(test::shownPath(m, start));
+    ++counts.failed;
   }
   if (executablePath().empty()) {
     std::cerr << "star: error: cannot find the star executable (/proc/self/exe) to run the tests\n";
@@ -355,26 +527,52 @@ int commandTest(const CommandLine& cl) {
   }
   for (const Case& c : cases) {
     if (test::StopSignals::received()) break;
-    switch (runner.run(c)) {
-      case Runner::Outcome::Passed:
-        ++passed;
+    const auto t = std::chrono::steady_clock::now();
+    const Prepared prepared = runner.prepare(c);
+    if (!test::matchesFilters(c.shown, patterns)) {
+      if (prepared.kind == Prepared::Kind::Test || prepared.kind == Prepared::Kind::Broken)
+        ++counts.filteredOut;
+      continue;
+    }
+    const Result r = runner.run(c, prepared);
+    switch (r.outcome) {
+      case Result::Outcome::Passed:
+      case Result::Outcome::Updated:
+        ++counts.passed;
         break;
-      case Runner::Outcome::Failed:
-        ++failed;
+      case Result::Outcome::Failed:
+        ++counts.failed;
         break;
-      case Runner::Outcome::Skipped:
+      case Result::Outcome::Warned:
+        ++counts.warnings;
         break;
-      case Runner::Outcome::Interrupted:
-        std::cout << "INTERRUPTED: " << printable(c.path) << "\n";
+      case Result::Outcome::Skipped:
+      case Result::Outcome::Interrupted:
         break;
     }
-    std::cout.flush();
+    reporter.result(c, r, secondsSince(t));
   }
-  if (int signal = test::StopSignals::received()) return interrupted(signal, passed, failed);
-  if (passed + failed == 0) std::cout << "no tests found (no .star files with expectations)\n";
-  std::cout << passed << " passed, " << failed << " failed\n";
+  if (int signal = test::StopSignals::received()) {
+    // The counts so far, and the exit status of a process that signal ended (128 + it).
+    std::cout << test::summaryLine(counts, cl.denyWarnings, true, secondsSince(began),
+                                   reporter.paint())
+              << "\n";
+    std::cout.flush();
+    std::cerr << "star: error: " << (signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated")
+              << ": the running program was killed and the remaining tests were not run\n";
+    return 128 + signal;
+  }
+  if (counts.passed + counts.failed == 0) {
+    if (patterns.empty())
+      std::cout << "no tests found (no .star files with expectations)\n";
+    else
+      std::cout << "no tests found (no test's path contains " << quotedList(patterns) << ")\n";
+  }
+  std::cout << test::summaryLine(counts, cl.denyWarnings, false, secondsSince(began),
+                                 reporter.paint())
+            << "\n";
   std::cout.flush();
-  return failed || passed == 0 ? 1 : 0;
+  return test::runSucceeded(counts, cl.denyWarnings) ? 0 : 1;
 }
 
 }  // namespace star

@@ -38,6 +38,8 @@ class Diagnostics {
   // Where messages go from now on (a driver may hold them back until it knows they stand).
   void setOutput(std::ostream& out) { out_ = &out; }
   std::ostream& output() const { return *out_; }
+  // The source text messages quote (a fix-it note that repeats what the program wrote).
+  const SourceManager& sources() const { return sources_; }
   // Also hands each message, unformatted, to `listener` (the language server keeps them as data).
   using Listener = std::function<void(Severity, SourceLoc, const std::string& message)>;
   void setListener(Listener listener) { listener_ = std::move(listener); }

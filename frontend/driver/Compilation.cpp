@@ -38,7 +38,7 @@ bool Compilation::parse(const std::string& path) {
   if (file < 0) return false;
   program_ = parseSource(sources_, static_cast<std::uint32_t>(file), ParseMode::Program, diags_);
   if (!program_) return false;
-  return loader_.load(*program_, units_);
+  return loadUnits();
 }
 
 // The main body is read, checked and compiled one statement at a time, so a long program costs
@@ -64,7 +64,7 @@ bool Compilation::compileStreaming(const std::string& path, bool generateCode,
     diags_.resetCounts();
     module_ = Module{};
     program_ = parseSource(sources_, file, ParseMode::Program, diags_);
-    if (!program_ || !loader_.load(*program_, units_)) return false;
+    if (!program_ || !loadUnits()) return false;
     return check() && (!generateCode || generate());
   } catch (const ParseInterrupted&) {
     diags_.setOutput(out);
@@ -88,10 +88,11 @@ bool Compilation::streamProgram(std::uint32_t file, bool generateCode) {
   program_ = reader.declarations(ParseMode::Program);
   // Literals out of range are reported after the whole parse: let the usual path report them.
   if (reader.hasErrors()) throw ProgramReader::NeedsWholeParse{};
-  if (!loader_.load(*program_, units_)) return false;
+  if (!loadUnits()) return false;
 
   Checker::Options opts;
   opts.warnUnused = options_.warnUnused;
+  opts.warnResult = options_.warnResult;
   Checker checker(diags_, opts);
   for (auto& u : units_) checker.checkUnit(*u);
   checker.beginProgram(*program_);
@@ -148,9 +149,22 @@ bool Compilation::withinModuleLimits() {
   return ok;
 }
 
+// The units the program uses. When one cannot be loaded, the ones that did (and use none that
+// failed) are still checked, so that their own errors are reported with the missing one's.
+bool Compilation::loadUnits() {
+  if (loader_.load(*program_, units_)) return true;
+  Checker::Options opts;
+  opts.warnUnused = options_.warnUnused;
+  opts.warnResult = options_.warnResult;
+  Checker checker(diags_, opts);
+  for (Program* u : checkableUnits(units_)) checker.checkUnit(*u);
+  return false;
+}
+
 bool Compilation::check() {
   Checker::Options opts;
   opts.warnUnused = options_.warnUnused;
+  opts.warnResult = options_.warnResult;
   Checker checker(diags_, opts);
   bool ok = true;
   for (auto& u : units_) ok &= checker.checkUnit(*u);

@@ -19,6 +19,7 @@ namespace star {
 struct CompileOptions {
   std::vector<std::string> modulePath;  // directories searched for `uses NAME` (NAME.star)
   bool warnUnused = true;
+  bool warnResult = true;  // functions that never assign their result (-Wno-result)
 };
 
 class Compilation {
@@ -50,6 +51,7 @@ class Compilation {
   const std::vector<LoopReport>& loopReports() const { return loopReports_; }
 
  private:
+  bool loadUnits();
   bool withinModuleLimits();  // the module loader's limits, as located errors
   bool compileStreaming(const std::string& path, bool generateCode, std::optional<std::string> text);
   bool streamProgram(std::uint32_t file, bool generateCode);

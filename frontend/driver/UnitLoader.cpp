@@ -6,16 +6,56 @@
 #include "frontend/driver/Compilation.h"
 #include "frontend/parse/Parser.h"
 #include "frontend/sema/Checker.h"
+#include "core/Spelling.h"
 
 namespace star {
 
 namespace fs = std::filesystem;
 
+std::vector<std::string> UnitLoader::searchDirectories(std::uint32_t fromFile) const {
+  std::vector<std::string> dirs{fs::path(sources_.path(fromFile)).parent_path().string()};
+  for (auto& d : modulePath_) dirs.push_back(d);
+  return dirs;
+}
+
+std::string UnitLoader::suggestUnit(const std::string& name, std::uint32_t fromFile) const {
+  std::vector<std::string> names;
+  for (const std::string& d : searchDirectories(fromFile)) {
+    std::error_code ec;
+    fs::directory_iterator it(d.empty() ? fs::path(".") : fs::path(d), ec), end;
+    // A bounded look: a directory of thousands of files is not read to the end for a hint.
+    for (std::size_t n = 0; !ec && it != end && n < 10000; it.increment(ec), ++n)
+      if (it->path().extension() == ".star") names.push_back(it->path().stem().string());
+  }
+  const std::string key = lowerCase(name);
+  std::string close = closestWord(key, names);
+  if (!close.empty() || key.size() < 2) return close;
+  // A name cut short ('gra' for graphs): the one unit it begins.
+  for (const std::string& n : names) {
+    if (n.rfind(key, 0) != 0) continue;
+    if (!close.empty() && close != n) return "";
+    close = n;
+  }
+  return close;
+}
+
+std::vector<Program*> checkableUnits(const std::vector<std::unique_ptr<Program>>& units) {
+  std::vector<std::string> whole;
+  std::vector<Program*> out;
+  for (const auto& u : units) {
+    bool ok = true;
+    for (const auto& [used, loc] : u->uses)
+      ok = ok && std::find(whole.begin(), whole.end(), lowerCase(used)) != whole.end();
+    if (!ok) continue;
+    whole.push_back(lowerCase(u->name));
+    out.push_back(u.get());
+  }
+  return out;
+}
+
 std::string UnitLoader::find(const std::string& name, std::uint32_t fromFile) const {
   std::string file = lowerCase(name) + ".star";
-  std::vector<fs::path> dirs{fs::path(sources_.path(fromFile)).parent_path()};
-  for (auto& d : modulePath_) dirs.emplace_back(d);
-  for (auto& d : dirs) {
+  for (const fs::path d : searchDirectories(fromFile)) {
     std::error_code ec;
     fs::path p = d.empty() ? fs::path(file) : d / file;
     // The first that exists, file or not: a directory or a FIFO of that name is reported as
@@ -36,7 +76,7 @@ bool UnitLoader::load(const Program& from, std::vector<std::string>& stack,
   for (auto& [name, loc] : from.uses) {
     std::string key = lowerCase(name);
     if (std::find(stack.begin(), stack.end(), key) != stack.end()) {
-      diags_.error(loc, "module '" + name + "' uses itself (a cycle of 'uses')");
+      diags_.error(loc, "unit '" + name + "' uses itself (a cycle of 'uses')");
       ok = false;
       continue;
     }
@@ -45,15 +85,16 @@ bool UnitLoader::load(const Program& from, std::vector<std::string>& stack,
     if (path.empty()) {
       std::string where;
       for (auto& d : modulePath_) where += " " + d;
-      diags_.error(loc, "module '" + name + "' not found (looked for " + key +
-                            ".star beside the program" + (where.empty() ? "" : " and in" + where) +
-                            ")");
+      const std::string close = suggestUnit(name, loc.file);
+      diags_.error(loc, "unit '" + name + "' not found (looked for " + key + ".star beside the program" +
+                            (where.empty() ? "" : " and in" + where) + ")" +
+                            (close.empty() ? "" : "; did you mean '" + close + "'?"));
       ok = false;
       continue;
     }
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) {
-      diags_.error(loc, "module '" + name + "': " + path +
+      diags_.error(loc, "unit '" + name + "': " + path +
                             (fs::is_directory(path, ec) ? " is a directory" : " is not a regular file") +
                             ", not the unit's source");
       ok = false;

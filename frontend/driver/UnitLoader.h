@@ -32,11 +32,18 @@ class UnitLoader {
   bool load(const Program& from, std::vector<std::string>& stack,
             std::vector<std::unique_ptr<Program>>& units);
   std::string find(const std::string& name, std::uint32_t fromFile) const;
+  std::vector<std::string> searchDirectories(std::uint32_t fromFile) const;
+  // The unit closest to a name not found, among the .star files of the search directories.
+  std::string suggestUnit(const std::string& name, std::uint32_t fromFile) const;
 
   SourceManager& sources_;
   Diagnostics& diags_;
   std::vector<std::string> modulePath_;
   std::vector<std::string> loaded_;
 };
+
+// The units of `units` (in dependency order, as load leaves them) whose every used unit is
+// among them, directly or not: the ones that can be checked when another failed to load.
+std::vector<Program*> checkableUnits(const std::vector<std::unique_ptr<Program>>& units);
 
 }  // namespace star

@@ -1,7 +1,10 @@
 #include "frontend/parse/Parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <sstream>
+#include <vector>
 
 #include "StarLexer.h"
 #include "StarParser.h"
@@ -48,9 +51,72 @@ class ErrorListener : public antlr4::BaseErrorListener {
     lastLine_ = line;
     lastCol_ = col;
     diags_.error(loc, rewrite(recognizer, offending, msg));
+    noteUnclosedBegin(recognizer, offending);
   }
 
  private:
+  // A missing 'end' shows where the program ends (or the next routine or section starts) while an
+  // 'end' is still expected: a note then points at the 'begin' left open.
+  void noteUnclosedBegin(antlr4::Recognizer* recognizer, antlr4::Token* offending) {
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    if (!parser || !offending || notedBegin_ || diags_.errorCount() > Diagnostics::kMaxErrors) return;
+    switch (offending->getType()) {
+      case antlr4::Token::EOF: case StarLexer::DOT: case StarLexer::PROC: case StarLexer::FUNC:
+      case StarLexer::VAR: case StarLexer::CONST:
+        break;
+      default:
+        return;
+    }
+    antlr4::TokenStream* tokens = parser->getTokenStream();
+    std::size_t upTo = offending->getTokenIndex();
+    if (!parser->getExpectedTokens().contains(static_cast<std::size_t>(StarLexer::END))) {
+      // In a unit, the final 'end' closed the routine instead: '.' comes where its ';' should be.
+      const antlr4::Token* before = previousToken(parser, offending);
+      if (offending->getType() != StarLexer::DOT || !before || before->getType() != StarLexer::END ||
+          tokens->get(0)->getType() != StarLexer::UNIT)
+        return;
+      upTo = before->getTokenIndex();  // the begin that this 'end' closed is the one left open
+    }
+    notedBegin_ = true;  // one scan of the tokens per parse, however many errors follow
+    const antlr4::Token* open = unclosedBegin(tokens, upTo);
+    if (!open) return;
+    diags_.note({file_, static_cast<std::uint32_t>(open->getLine()),
+                 static_cast<std::uint32_t>(open->getCharPositionInLine() + 1)},
+                "this 'begin' is not closed: add 'end' after its last statement");
+  }
+
+  // The 'begin' among the tokens before `upTo` that has no 'end'. An 'end' less indented than
+  // the line of the innermost open 'begin' is taken to close an outer one, as its indentation
+  // says: the inner one is then the 'begin' left open. Otherwise, the innermost still open.
+  static const antlr4::Token* unclosedBegin(antlr4::TokenStream* stream, std::size_t upTo) {
+    struct Open {
+      const antlr4::Token* token;
+      std::size_t indent;  // of the line the 'begin' is on
+    };
+    std::vector<Open> open;
+    const antlr4::Token* misclosed = nullptr;
+    std::size_t line = 0, indent = 0;
+    for (std::size_t i = 0; i < upTo; ++i) {
+      const antlr4::Token* t = stream->get(i);
+      if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+      if (t->getLine() != line) {
+        line = t->getLine();
+        indent = t->getCharPositionInLine();
+      }
+      if (t->getType() == StarLexer::BEGIN) {
+        open.push_back({t, indent});
+      } else if (t->getType() == StarLexer::END && !open.empty()) {
+        while (open.size() >= 2 && open.back().indent > indent) {
+          if (!misclosed) misclosed = open.back().token;
+          open.pop_back();
+        }
+        open.pop_back();
+      }
+    }
+    if (misclosed) return misclosed;
+    return open.empty() ? nullptr : open.back().token;
+  }
+
   std::string rewrite(antlr4::Recognizer* recognizer, antlr4::Token* offending,
                       const std::string& msg) {
     if (offending && offending->getType() == StarLexer::BAD_CHAR) {
@@ -135,6 +201,7 @@ class ErrorListener : public antlr4::BaseErrorListener {
   std::uint32_t file_;
   Diagnostics& diags_;
   size_t lastLine_ = 0, lastCol_ = static_cast<size_t>(-1);
+  bool notedBegin_ = false;
 };
 
 // Where the nesting went too deep (the token itself may be freed before it is reported).
@@ -421,6 +488,98 @@ std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t
     }
   }
   return parseWhole(text, file, mode, diags);
+}
+
+namespace {
+
+// The byte offset of a 1-based line and column, clamped to the text.
+std::size_t offsetOf(const std::string& text, std::uint32_t line, std::uint32_t col) {
+  std::size_t at = 0;
+  for (std::uint32_t l = 1; l < line && at < text.size(); ++l) {
+    const std::size_t nl = text.find('\n', at);
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return std::min(text.size(), at + (col > 0 ? col - 1 : 0));
+}
+
+// The first syntax error of `text` parsed as file `file` (a copy of the sources), or none.
+struct Attempt {
+  std::unique_ptr<Program> program;
+  bool failed = false;
+  std::size_t errorAt = 0;
+};
+Attempt parseQuietly(const SourceManager& sources, std::uint32_t file, const std::string& text, ParseMode mode) {
+  SourceManager copy;
+  for (std::uint32_t f = 0; f < sources.size(); ++f) copy.add(sources.path(f), f == file ? text : sources.text(f));
+  std::ostringstream discarded;
+  Diagnostics quiet(copy, discarded);
+  Attempt a;
+  bool first = true;
+  quiet.setListener([&](Severity s, SourceLoc loc, const std::string&) {
+    if (s != Severity::Error || !first) return;
+    first = false;
+    a.errorAt = loc.file == file ? offsetOf(text, loc.line, loc.col) : 0;
+  });
+  a.program = parseSource(copy, file, mode, quiet);
+  a.failed = !a.program;
+  return a;
+}
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Repairs to try at the first error (the offending token starts at `at`), each keeping every
+// other token at its line and column where it can: a ';' before the token (in a blank between
+// it and the token before, or at the end of that token's line), or the token blanked out.
+std::vector<std::string> repairs(const std::string& text, std::size_t at) {
+  std::vector<std::string> out;
+  std::size_t prev = at;
+  while (prev > 0 && std::isspace(static_cast<unsigned char>(text[prev - 1]))) --prev;
+  if (prev > 0) {
+    std::string t = text;
+    if (prev < at && (text[prev] == ' ' || text[prev] == '\t')) t[prev] = ';';
+    else t.insert(prev, ";");
+    out.push_back(std::move(t));
+  }
+  if (at < text.size() && !std::isspace(static_cast<unsigned char>(text[at]))) {
+    std::size_t end = at + 1;
+    if (isWordChar(text[at]))
+      while (end < text.size() && isWordChar(text[end])) ++end;
+    std::string t = text;
+    for (std::size_t i = at; i < end; ++i) t[i] = ' ';
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Program> parseForEditor(const SourceManager& sources, std::uint32_t file, ParseMode mode,
+                                        Diagnostics& diags, bool* recovered) {
+  if (recovered) *recovered = false;
+  const int errorsBefore = diags.errorCount();
+  auto p = parseSource(sources, file, mode, diags);
+  if (p || diags.errorCount() == errorsBefore || firstInvalidUtf8(sources.text(file)) != std::string::npos)
+    return p;
+  // A few repairs, each at the first error left, while each moves it on; the messages are the
+  // original text's (reported above).
+  std::string text = sources.text(file);
+  Attempt now = parseQuietly(sources, file, text, mode);
+  for (int round = 0; round < 8 && now.failed; ++round) {
+    bool moved = false;
+    for (std::string& candidate : repairs(text, now.errorAt)) {
+      Attempt next = parseQuietly(sources, file, candidate, mode);
+      if (!next.failed || next.errorAt > now.errorAt) {
+        text = std::move(candidate);
+        now = std::move(next);
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  if (now.failed) return nullptr;
+  if (recovered) *recovered = true;
+  return std::move(now.program);
 }
 
 bool validSourceText(const SourceManager& sources, std::uint32_t file, Diagnostics& diags) {

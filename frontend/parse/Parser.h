@@ -18,6 +18,14 @@ enum class ParseMode { Program, Unit, ReplInput, ReplExpr };
 std::unique_ptr<Program> parseSource(const SourceManager& sources, std::uint32_t file,
                                      ParseMode mode, Diagnostics& diags);
 
+// For an editor (the language server): as parseSource, and where the file has syntax errors, the
+// AST of the file repaired as a person typing would: at the first error, a ';' before the token
+// (in the blank before it, so that other tokens keep their lines and columns) or the token left
+// out, again at the next error, a few times. *recovered says whether the AST is a repair's; the
+// errors reported are the file's own.
+std::unique_ptr<Program> parseForEditor(const SourceManager& sources, std::uint32_t file, ParseMode mode,
+                                        Diagnostics& diags, bool* recovered = nullptr);
+
 // Thrown out of a parse by Ctrl-C (core/Interrupt.h); parseSource reports it as an error.
 struct ParseInterrupted {};
 

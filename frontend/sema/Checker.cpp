@@ -260,6 +260,7 @@ void Checker::checkRoutineBody(Routine& r) {
   int errorsBefore = diags_.errorCount();
   stmt(r.body.get());
   if (diags_.errorCount() == errorsBefore) ParallelLoops(diags_, loopReports_).analyse(r.body.get());
+  if (options_.warnResult) warnUnsetResult(r);
   if (options_.warnUnused) warnUnused(r.symbols);
   locals_ = nullptr;
   current_ = nullptr;
@@ -271,6 +272,24 @@ void Checker::warnUnused(const std::vector<std::unique_ptr<Symbol>>& symbols) {
     if (!s->used && (s->kind == SymbolKind::Local || s->kind == SymbolKind::Global))
       diags_.warning(s->loc, "variable " + quote(s->name) +
                                  (s->assigned ? " is assigned but never used" : " is declared but never used"));
+}
+
+// A function whose body never assigns its name returns its type's initial value: almost always a
+// forgotten `F := ...` (Free Pascal: "function result does not seem to be set").
+void Checker::warnUnsetResult(const Routine& r) {
+  // With errors (a table result, say), the program does not run: the warning would be noise.
+  if (diags_.hasErrors() || !r.resultSymbol || r.resultSymbol->assigned || !r.body) return;
+  const char* value = "0";
+  switch (r.resultSymbol->type) {
+    case Type::Boolean: value = "false"; break;
+    case Type::Real: value = "0.0"; break;
+    case Type::String: value = "''"; break;
+    case Type::Slice: value = "an empty slice"; break;
+    case Type::Word: value = "an empty word"; break;
+    default: break;
+  }
+  diags_.warning(r.loc, "function " + quote(r.name) + " never assigns its result; it returns " + value);
+  diags_.note(r.body->loc, "assign the result in the body: '" + r.name + " := ...'");
 }
 
 bool Checker::checkDecls(Program& p) {
@@ -373,11 +392,43 @@ void Checker::unknownName(SourceLoc loc, const std::string& name) {
 
 // ======================================================================= statements
 
+namespace {
+
+// The text of the call-shaped designator `name(...)` that starts at `loc`, as written, and the
+// column just after its ')': "" when it does not end on its line.
+std::string designatorText(const SourceManager& sources, SourceLoc loc, std::uint32_t* endCol) {
+  if (loc.file >= sources.size() || loc.line == 0 || loc.col == 0) return {};
+  const std::string line = sources.line(loc.file, loc.line);
+  std::size_t i = loc.col - 1, depth = 0;
+  bool quoted = false;
+  for (std::size_t k = i; k < line.size(); ++k) {
+    char c = line[k];
+    if (c == '\'') quoted = !quoted;  // '' inside a string toggles twice
+    if (quoted) continue;
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0 && --depth == 0) {
+      *endCol = static_cast<std::uint32_t>(k + 2);
+      return line.substr(i, k + 1 - i);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 void Checker::condition(Expr* e, const char* what) {
   Type t = expr(e);
-  if (t != Type::Error && t != Type::Boolean)
-    diags_.error(e->loc, std::string("the condition of ") + what + " must be boolean, not " +
-                             typeName(t) + (isBits(t) ? " (use SOME(...) to test for a 1)" : ""));
+  if (t == Type::Error || t == Type::Boolean) return;
+  diags_.error(e->loc, std::string("the condition of ") + what + " must be boolean, not " +
+                           typeName(t) + (isBits(t) ? " (use SOME(...) to test for a 1)" : ""));
+  // `if Y(i) then`: a component is an integer, 0 or 1; the idiom is `Y(i) = 1` (LANGUAGE.md 3.3).
+  if (e->kind == ExprKind::Call && static_cast<CallExpr*>(e)->target == CallTarget::Component) {
+    std::uint32_t endCol = 0;
+    std::string text = designatorText(diags_.sources(), e->loc, &endCol);
+    if (text.empty()) text = static_cast<CallExpr*>(e)->name + "(i)";
+    SourceLoc at = endCol ? SourceLoc{e->loc.file, e->loc.line, endCol} : e->loc;
+    diags_.note(at, "a component is an integer, 0 or 1: write '" + text + " = 1' to test the bit");
+  }
 }
 
 void Checker::stmt(Stmt* s) {
@@ -804,7 +855,7 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
   bool ok = true;
   for (std::size_t i = 0; i < e.args.size(); ++i)
     ok &= builtinArgument(e.args[i].get(), info.params[std::min(i, info.params.size() - 1)].kind,
-                          info.describeParam(i));
+                          info.describeParam(i), b);
   if (!ok) return Type::Error;
   for (std::size_t i = 0; i < e.args.size(); ++i)
     if (info.params[std::min(i, info.params.size() - 1)].byRef)
@@ -831,13 +882,28 @@ Type Checker::builtinCall(CallExpr& e, bool asStatement) {
   return result;
 }
 
-bool Checker::builtinArgument(Expr* a, ParamKind kind, const std::string& what) {
+bool Checker::builtinArgument(Expr* a, ParamKind kind, const std::string& what, Builtin b) {
   switch (kind) {
     case ParamKind::Integer: return expectType(a, Type::Integer, what);
     case ParamKind::Real: return expectType(a, Type::Real, what);
     case ParamKind::Boolean: return expectType(a, Type::Boolean, what);
-    case ParamKind::String: return expectType(a, Type::String, what);
-    case ParamKind::Bits: return expectBits(a, what);
+    case ParamKind::String: {
+      Type t = expr(a);
+      if (t == Type::Error) return false;
+      if (t == Type::String) return true;
+      // LEN counts components, Length characters: each names the other for the other's values.
+      diags_.error(a->loc, what + " must be a string, not " + typeName(t) +
+                               (b == Builtin::Length && isBits(t) ? " (use LEN for a slice or a word)" : ""));
+      return false;
+    }
+    case ParamKind::Bits: {
+      Type t = expr(a);
+      if (t == Type::Error) return false;
+      if (isBits(t)) return true;
+      diags_.error(a->loc, what + " must be a slice or a word, not " + typeName(t) +
+                               (b == Builtin::Len && t == Type::String ? " (use Length for a string)" : ""));
+      return false;
+    }
     case ParamKind::Word: return expectWord(a, what);
     case ParamKind::Table: return expectTable(a, what);
     case ParamKind::Number: {

@@ -1,5 +1,6 @@
 // Semantic analysis: scopes, name resolution, types, arity, assignability, statically known size
-// mismatches and constant indices out of range, unused-variable warnings. Annotates the AST for
+// mismatches and constant indices out of range, unused-variable warnings, functions that never
+// assign their result (a warning), the habits of other languages (notes). Annotates the AST for
 // the code generator. One Checker may check several inputs in turn (the REPL): its global scope
 // persists and later declarations may redefine earlier ones.
 #pragma once
@@ -21,6 +22,7 @@ class Checker {
   struct Options {
     bool allowRedefinition = false;  // REPL: a declaration replaces an earlier one
     bool warnUnused = true;
+    bool warnResult = true;  // a function that never assigns its result (-Wno-result)
   };
   Checker(Diagnostics& diags, Options options) : diags_(diags), options_(options) {}
   explicit Checker(Diagnostics& diags) : Checker(diags, Options{}) {}
@@ -72,6 +74,7 @@ class Checker {
   void checkRoutineBody(Routine& r);
   void checkTypeSpec(TypeSpec& spec, Shape& shape, bool isParam);
   void warnUnused(const std::vector<std::unique_ptr<Symbol>>& symbols);
+  void warnUnsetResult(const Routine& r);
   bool declare(Scope& scope, Symbol* sym);
 
   // statements
@@ -89,7 +92,7 @@ class Checker {
   Type call(CallExpr& e, bool asStatement);
   Type routineCall(CallExpr& e, Routine& r);
   Type builtinCall(CallExpr& e, bool asStatement);
-  bool builtinArgument(Expr* a, ParamKind kind, const std::string& what);
+  bool builtinArgument(Expr* a, ParamKind kind, const std::string& what, Builtin b);
   void builtinStaticChecks(CallExpr& e, Builtin b);
   Type component(CallExpr& e, Symbol& sym);
   Type unary(UnaryExpr& e);

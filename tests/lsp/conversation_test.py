@@ -294,6 +294,25 @@ def converse(client, uri, graphs_uri, graphs_text):
     expect_equal(token("graphs"), (6, "namespace", []), "token of a unit name")
     expect_equal(token("n, NUMB"), (1, "variable", []), "token after a non-BMP character")
 
+    # ---- a missing ';': the syntax error is reported, and the rest of the file keeps its hover and
+    # definitions (the parser's repaired tree is checked, its messages dropped)
+    broken = text.replace("SET(Y);", "SET(Y)")
+    diagnostics = client.change(uri, broken, 9)
+    expect(any("error" in d["message"] or d.get("severity") == 1 for d in diagnostics),
+           "a syntax error is reported: %r" % diagnostics)
+    r = client.request("textDocument/hover", {"textDocument": doc, "position": position_of(broken, "A:")})
+    h = r and r["contents"]["value"]
+    expect(h is not None and "var A: table(4, 4)" in h, "hover after a syntax error: %r" % h)
+    loc = client.request("textDocument/definition", {
+        "textDocument": doc, "position": position_of(broken, "n := GR")})
+    expect_equal(loc, {"uri": uri, "range": span(broken, "n,", 0, 0, 1)}, "definition after a syntax error")
+    # A unit name cut short: 'did you mean' names the unit.
+    cut = text.replace("uses graphs;", "uses gra;")
+    diagnostics = client.change(uri, cut, 10)
+    expect(any("unit 'gra' not found" in d["message"] and "did you mean 'graphs'?" in d["message"]
+               for d in diagnostics), "a unit not found, with a suggestion: %r" % diagnostics)
+    client.change(uri, text, 11)
+
     # ---- the unit itself, opened: checked as a unit, no messages
     diagnostics = client.open(graphs_uri, graphs_text, 1)
     expect_equal(diagnostics, [], "diagnostics of stdlib/graphs.star")

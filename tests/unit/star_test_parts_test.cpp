@@ -1,9 +1,11 @@
 // The parts of `star test` (cli/test/): expectations in leading comments and their update, the
-// unified diff, and the command help table (cli/Help.h).
+// unified diff, how it reports (name patterns, shown paths, colour, times, the summary line) and
+// the command help table (cli/Help.h).
 #include <gtest/gtest.h>
 
 #include "cli/Help.h"
 #include "cli/test/Expectations.h"
+#include "cli/test/Report.h"
 #include "cli/test/UnifiedDiff.h"
 
 namespace {
@@ -72,6 +74,17 @@ TEST(Expectations, MistakesAreReportedWithTheirLine) {
   EXPECT_FALSE(parseExpectations("").any());
 }
 
+TEST(Expectations, UnitsAreToldFromPrograms) {
+  EXPECT_TRUE(parseExpectations("{ helpers }\nunit helpers;\nend.").unit);
+  EXPECT_TRUE(parseExpectations("// a unit\n  UNIT Helpers; end.").unit);
+  EXPECT_TRUE(parseExpectations("(* x *) Unit u; end.").unit);
+  EXPECT_FALSE(parseExpectations("{ unit u; }\nprogram P; begin end.").unit);
+  EXPECT_FALSE(parseExpectations("units_p := 1").unit);
+  EXPECT_FALSE(parseExpectations("unit1 x").unit);
+  EXPECT_FALSE(parseExpectations("").unit);
+  EXPECT_FALSE(parseExpectations("{ unterminated\nunit u;").unit);
+}
+
 TEST(Expectations, UpdateRewritesTheOutputAndStatus) {
   std::string src =
       "{ TEST-STATUS: 0\n"
@@ -130,6 +143,94 @@ TEST(UnifiedDiff, LongDiffsAreCut) {
   EXPECT_NE(d.find("... 1991 more lines of diff\n"), std::string::npos) << d;
 }
 
+TEST(Report, WordsThatNameNoFileArePatterns) {
+  using star::test::isNamePattern;
+  EXPECT_TRUE(isNamePattern("warshall", false));
+  EXPECT_TRUE(isNamePattern("graphs_", false));
+  EXPECT_FALSE(isNamePattern("warshall", true));        // a file or directory of that name
+  EXPECT_FALSE(isNamePattern("missing.star", false));   // a program that is missing: it fails
+  EXPECT_FALSE(isNamePattern("tests/missing", false));  // a path that is missing
+  EXPECT_FALSE(isNamePattern("", false));
+  EXPECT_TRUE(isNamePattern(".sta", false));
+}
+
+TEST(Report, FiltersAreSubstringsOfTheShownPath) {
+  using star::test::matchesFilters;
+  EXPECT_TRUE(matchesFilters("examples/warshall.star", {}));
+  EXPECT_TRUE(matchesFilters("examples/warshall.star", {"warsh"}));
+  EXPECT_TRUE(matchesFilters("examples/warshall.star", {"nope", "ples/w"}));
+  EXPECT_FALSE(matchesFilters("examples/warshall.star", {"Warshall"}));  // case matters
+  EXPECT_FALSE(matchesFilters("examples/floyd.star", {"warshall", "prim"}));
+}
+
+TEST(Report, PathsAreShownRelativeToTheStart) {
+  using star::test::shownPath;
+  const std::filesystem::path start = "/home/u/star";
+  EXPECT_EQ(shownPath("examples/warshall.star", start), "examples/warshall.star");
+  EXPECT_EQ(shownPath("./examples//warshall.star", start), "examples/warshall.star");
+  EXPECT_EQ(shownPath("/home/u/star/examples/warshall.star", start), "examples/warshall.star");
+  EXPECT_EQ(shownPath("../star/examples/a.star", start), "examples/a.star");
+  // Outside the start: as given, normalised.
+  EXPECT_EQ(shownPath("../units/a.star", start), "../units/a.star");
+  EXPECT_EQ(shownPath("/srv/tests//a.star", start), "/srv/tests/a.star");
+  EXPECT_EQ(shownPath("/home/u/starling/a.star", start), "/home/u/starling/a.star");
+  // The start unknown (its directory removed): as given.
+  EXPECT_EQ(shownPath("/home/u/star/a.star", {}), "/home/u/star/a.star");
+}
+
+TEST(Report, ColourFollowsTheChoiceTheTerminalAndNoColor) {
+  using star::test::ColorChoice;
+  using star::test::parseColorChoice;
+  using star::test::useColor;
+  EXPECT_EQ(parseColorChoice("auto"), ColorChoice::Auto);
+  EXPECT_EQ(parseColorChoice("always"), ColorChoice::Always);
+  EXPECT_EQ(parseColorChoice("never"), ColorChoice::Never);
+  EXPECT_FALSE(parseColorChoice("yes"));
+  EXPECT_TRUE(useColor(ColorChoice::Auto, true, nullptr, "xterm"));
+  EXPECT_FALSE(useColor(ColorChoice::Auto, false, nullptr, "xterm"));  // a pipe, a file
+  EXPECT_FALSE(useColor(ColorChoice::Auto, true, "1", "xterm"));       // NO_COLOR=1
+  EXPECT_TRUE(useColor(ColorChoice::Auto, true, "", "xterm"));         // NO_COLOR= (empty)
+  EXPECT_FALSE(useColor(ColorChoice::Auto, true, nullptr, "dumb"));
+  EXPECT_TRUE(useColor(ColorChoice::Always, false, "1", nullptr));  // the command line wins
+  EXPECT_FALSE(useColor(ColorChoice::Never, true, nullptr, "xterm"));
+  star::test::Paint on{true}, off{false};
+  EXPECT_EQ(on(star::test::Color::Green, "ok"), "\x1b[32mok\x1b[0m");
+  EXPECT_EQ(on(star::test::Color::Red, "FAILED"), "\x1b[31mFAILED\x1b[0m");
+  EXPECT_EQ(on(star::test::Color::Yellow, "warning"), "\x1b[33mwarning\x1b[0m");
+  EXPECT_EQ(off(star::test::Color::Red, "FAILED"), "FAILED");
+}
+
+TEST(Report, TimesCommandsAndTheSummaryLine) {
+  using star::test::Counts;
+  using star::test::summaryLine;
+  EXPECT_EQ(star::test::secondsText(0.123), "0.12 s");
+  EXPECT_EQ(star::test::secondsText(12.0), "12.00 s");
+  EXPECT_EQ(star::test::shellWord("a.star"), "a.star");
+  EXPECT_EQ(star::test::shellWord("it's here"), "'it'\\''s here'");
+  EXPECT_EQ(star::test::shellWord(""), "''");
+  EXPECT_EQ(star::test::shellCommand("my dir", {"/bin/star", "run", "--backend=cpu", "p.star"}),
+            "cd 'my dir' && /bin/star run --backend=cpu p.star");
+  star::test::Paint off{false}, on{true};
+  EXPECT_EQ(summaryLine(Counts{12, 0, 0, 0}, false, false, 1.4, off),
+            "test result: ok. 12 passed; 0 failed; finished in 1.40 s");
+  EXPECT_EQ(summaryLine(Counts{2, 1, 1, 3}, false, false, 0.5, off),
+            "test result: FAILED. 2 passed; 1 failed; 1 warning; 3 filtered out; finished in "
+            "0.50 s");
+  // Warnings pass unless they are denied; no test at all is a failure.
+  EXPECT_EQ(summaryLine(Counts{1, 0, 2, 0}, false, false, 0, off),
+            "test result: ok. 1 passed; 0 failed; 2 warnings; finished in 0.00 s");
+  EXPECT_EQ(summaryLine(Counts{1, 0, 2, 0}, true, false, 0, off),
+            "test result: FAILED. 1 passed; 0 failed; 2 warnings (denied); finished in 0.00 s");
+  EXPECT_FALSE(star::test::runSucceeded(Counts{1, 0, 2, 0}, true));
+  EXPECT_TRUE(star::test::runSucceeded(Counts{1, 0, 2, 0}, false));
+  EXPECT_FALSE(star::test::runSucceeded(Counts{0, 0, 0, 0}, false));
+  EXPECT_EQ(summaryLine(Counts{0, 0, 0, 0}, false, true, 0, off),
+            "test result: interrupted. 0 passed; 0 failed; finished in 0.00 s");
+  EXPECT_EQ(summaryLine(Counts{1, 0, 1, 0}, false, false, 0, on),
+            "test result: \x1b[32mok\x1b[0m. 1 passed; 0 failed; \x1b[33m1 warning\x1b[0m; "
+            "finished in 0.00 s");
+}
+
 TEST(Help, EveryCommandHasUsageOptionsAndAnExample) {
   for (const char* c :
        {"run", "check", "dis", "compile", "repl", "test", "lsp", "opcodes", "version", "help"}) {
@@ -138,6 +239,17 @@ TEST(Help, EveryCommandHasUsageOptionsAndAnExample) {
     EXPECT_NE(text.find("\nexample:\n  star"), std::string::npos) << c;
   }
   EXPECT_NE(star::commandHelpText("test").find("  --update"), std::string::npos);
+  for (const char* option : {"  --list", "  -q, --quiet", "  -v, --verbose",
+                             "  --color=auto|always|never", "  --filter=PATTERN",
+                             "  --deny-warnings"})
+    EXPECT_NE(star::commandHelpText("test").find(option), std::string::npos) << option;
+  EXPECT_EQ(star::commandHelpText("run").find("--quiet"), std::string::npos);
+  // Both spellings of an option are suggested; a value is kept.
+  EXPECT_EQ(star::suggestOption("--verbos"), "--verbose");
+  EXPECT_EQ(star::suggestOption("--quite"), "--quiet");
+  EXPECT_EQ(star::suggestOption("--colr=never"), "--color=never");
+  EXPECT_EQ(star::suggestOption("--colour"), "--color=auto|always|never");
+  EXPECT_EQ(star::suggestOption("-v"), "");
   EXPECT_NE(star::commandHelpText("run").find("  --backend=cpu|cuda|auto"), std::string::npos);
   EXPECT_EQ(star::commandHelpText("--version"), star::commandHelpText("version"));
   EXPECT_EQ(star::commandHelpText("frobnicate"), "");

@@ -14,6 +14,13 @@ namespace star {
 
 // EngineProgramImage and EngineRun, the program and the state handed over: vm/engine/EngineRun.h.
 
+// What a compiled tier did (DeviceEngine::compileStats): programs loaded, from the cache or
+// compiled, and the time compiling and loading took.
+struct CompileStats {
+  std::uint64_t hits = 0, misses = 0;
+  double seconds = 0;
+};
+
 class DeviceEngine {
  public:
   virtual ~DeviceEngine() = default;
@@ -24,6 +31,8 @@ class DeviceEngine {
   // How the last run was spread ("1 block x 256 threads"), and launches so far.
   virtual std::string shape() const = 0;
   virtual std::uint64_t launches() const = 0;
+  // Zero for an engine that interprets.
+  virtual CompileStats compileStats() const { return {}; }
 };
 
 }  // namespace star

@@ -25,7 +25,7 @@ using Word = std::uint64_t;
 enum class StopReason : std::uint32_t {
   None = 0,
   Output,   // WRITE, WRITELN
-  Text,     // strings: PSTR, STOI, STOF; SEQ/SNE of a value that is no known string
+  Text,     // strings: PSTR, STOI, STOF, SLEN, SCHAR, STOW, WTOS; SEQ/SNE of a value that is no known string
   File,     // LOAD, SAVE, LOADGRAPH, LOADEDGES, LOADNUM, SAVENUM, SAVEPNG
   Native,   // a native procedure without a device entry
   Error,    // the instruction fails: the host reports the error, as it would have

@@ -242,7 +242,9 @@ STAR_HD void Core<Team>::leaderOp(Op op, Ctl& next, bool checked) {
     case Op::HALT: return stop(next, StopReason::End);
     case Op::PCOUNT: setI(0, static_cast<std::int64_t>(h.argCount)); break;
     case Op::WRITE: case Op::WRITELN: return stop(next, StopReason::Output);
-    case Op::PSTR: case Op::STOI: case Op::STOF: return stop(next, StopReason::Text);
+    case Op::PSTR: case Op::STOI: case Op::STOF:
+    case Op::SLEN: case Op::SCHAR: case Op::STOW: case Op::WTOS:
+      return stop(next, StopReason::Text);
     case Op::TLOAD: case Op::TSAVE: case Op::TLOADG: case Op::TLOADE: case Op::TLOADN: case Op::TSAVEN:
     case Op::TSAVEP: case Op::BSAVEP:
       return stop(next, StopReason::File);

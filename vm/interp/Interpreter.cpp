@@ -13,6 +13,7 @@
 #include "core/FileText.h"
 #include "core/HostFloat.h"
 #include "core/MemoryLimit.h"
+#include "vm/bytecode/Decode.h"
 #include "vm/interp/FaultText.h"
 #include "vm/interp/InterpreterFault.h"
 #include "vm/natives/NativeCall.h"
@@ -180,6 +181,91 @@ void Interpreter::traceCallers(const Module& m, std::size_t depth, RuntimeError&
   }
 }
 
+// The declaration is found from the code, not recorded when it runs: the operand of the failing
+// instruction that holds h is a variable's register (a global slot, or a register of this
+// function), and the variable's sized declaration is the one BNEW or TNEW that fixes a shape in
+// it (CodeGen::initDecls, located at the declared name). Nothing is found for a var parameter
+// (its register holds the caller's variable) or a module without such an instruction.
+void Interpreter::noteSizedDeclaration(const Module& m, const Function& fn, std::uint32_t pc, Handle h,
+                                       RuntimeError& e) {
+  Instr failing;
+  if (decodeAt(fn.code, pc, failing) != DecodeStatus::Ok) return;
+  const OpInfo& info = opInfo(failing.op);
+  std::int64_t operand = -1;
+  for (std::size_t k = 0; k < info.shape.size() && operand < 0; ++k)
+    if ((info.shape[k] == 'b' || info.shape[k] == 'T') && info.access[k] != '-' &&
+        reg(failing.operands[k]).u == h)
+      operand = failing.operands[k];
+  if (operand < 0) return;
+  const bool global = (operand & kGlobalBit) != 0;
+  const Function* where = nullptr;
+  Instr decl;
+  auto search = [&](const Function& f) {
+    for (const Instr& in : instructions(f.code)) {
+      const bool fixes = (in.op == Op::BNEW && in.operands[2] == 1) || (in.op == Op::TNEW && in.operands[3] == 1);
+      if (fixes && in.operands[0] == static_cast<std::uint32_t>(operand)) {
+        if (where) return false;  // two declarations: say nothing rather than guess
+        where = &f;
+        decl = in;
+      }
+    }
+    return true;
+  };
+  if (global) {
+    for (const Function& f : m.functions)
+      if (!search(f)) return;
+  } else if (!search(fn)) {
+    return;
+  }
+  if (!where || decl.pc >= where->locs.size()) return;
+  // What computed the size: the last instruction before the declaration that wrote its operand.
+  // A constant (`slice(8)`, `table(4, 4)`) explains nothing the message does not say already.
+  auto writer = [&](std::uint32_t r) {
+    Instr last;
+    last.op = Op::Count_;
+    for (const Instr& in : instructions(where->code, 0, decl.pc))
+      if (!opInfo(in.op).shape.empty() && opInfo(in.op).access[0] == 'w' && in.operands[0] == r) last = in;
+    return last;
+  };
+  auto constant = [](const Instr& in) { return in.op == Op::LOADI || in.op == Op::LOADK; };
+  const Instr size = writer(decl.operands[1]);
+  if (constant(size) && (decl.op == Op::BNEW || constant(writer(decl.operands[2])))) return;
+  auto nameOf = [&](std::uint32_t r) -> std::string {
+    if (!(r & kGlobalBit) || (r & ~kGlobalBit) >= m.globals.size()) return "";
+    return m.globals[r & ~kGlobalBit].name;
+  };
+  const std::string name = nameOf(decl.operands[0]);
+  const std::string var = name.empty() ? std::string("the variable") : "'" + name + "'";
+  // slice(T) and word(T) take their length from T's rows or columns.
+  const bool fromTable = decl.op == Op::BNEW && (size.op == Op::TROWS || size.op == Op::TCOLS);
+  const bool rows = size.op == Op::TROWS;
+  const std::string table = fromTable ? nameOf(size.operands[1]) : "";
+  const std::string shape = decl.op == Op::BNEW ? str(backend_.length(h)) + " bits"
+                                                : str(backend_.rows(h)) + " x " + str(backend_.cols(h));
+  if (fromTable)
+    e.notes.push_back({where->locs[decl.pc], var + " was sized at its declaration, when " +
+                                                 (table.empty() ? std::string("its table") : table) + " had " +
+                                                 str(backend_.length(h)) + (rows ? " rows" : " columns") +
+                                                 "; a sized variable keeps its size"});
+  else
+    e.notes.push_back({where->locs[decl.pc], var + " was sized at its declaration, to " + shape +
+                                                 "; a sized variable keeps its size"});
+  // Sized while its table was still 0 x 0 (or its size 0 for another reason): the trap of a
+  // global declared before LOAD. Say how to avoid it.
+  const bool empty = decl.op == Op::BNEW ? backend_.length(h) == 0 : backend_.rows(h) == 0 || backend_.cols(h) == 0;
+  if (!empty) return;
+  const std::string it = name.empty() ? std::string("it") : name;
+  std::string how;
+  if (fromTable)
+    how = "declare " + it + " where " + (table.empty() ? std::string("the table") : table) + " already has its " +
+          (rows ? "rows" : "columns") + " (e.g. in a procedure called after LOAD), or without a size ('" +
+          (name.empty() ? "" : name + ": ") + (rows ? "slice" : "word") + "'): it then takes the size of what is stored";
+  else
+    how = "declare " + it + " where its size is known (e.g. in a procedure), or without a size: it then " +
+          "takes the size of what is stored";
+  e.notes.push_back({SourceLoc{}, how});
+}
+
 // ---------------------------------------------------------------- checks
 
 std::uint64_t Interpreter::index(std::int64_t i, std::uint64_t limit, const char* what) {
@@ -196,15 +282,17 @@ void Interpreter::requireSameLength(Handle a, Handle b, const char* op) {
 
 void Interpreter::requireBitsFit(Handle dst, std::uint64_t length) {
   if (fixed_[dst] && backend_.length(dst) != length)
-    throw Fault("size mismatch: cannot store " + str(length) + " bits in a variable of " +
-                str(backend_.length(dst)) + " bits");
+    throw StoreFault("size mismatch: cannot store " + str(length) + " bits in a variable of " +
+                         str(backend_.length(dst)) + " bits",
+                     dst);
 }
 
 void Interpreter::requireTableFits(Handle dst, std::uint64_t rows, std::uint64_t cols) {
   if (fixed_[dst] && (backend_.rows(dst) != rows || backend_.cols(dst) != cols))
-    throw Fault("size mismatch: cannot store a " + str(rows) + " x " + str(cols) +
-                " table in a variable of " + str(backend_.rows(dst)) + " x " +
-                str(backend_.cols(dst)));
+    throw StoreFault("size mismatch: cannot store a " + str(rows) + " x " + str(cols) +
+                         " table in a variable of " + str(backend_.rows(dst)) + " x " +
+                         str(backend_.cols(dst)),
+                     dst);
 }
 
 void Interpreter::reshapeBits(Handle dst, std::uint64_t length) {
@@ -578,6 +666,16 @@ void Interpreter::execute(const Module& m) {
           reg(a[0]).f = x;
           break;
         }
+        case Op::SLEN: reg(a[0]).i = static_cast<std::int64_t>(text(reg(a[1])).size()); break;
+        case Op::SCHAR: {
+          const std::string& s = text(reg(a[1]));
+          const std::int64_t i = I(2);
+          if (i < 1 || static_cast<std::uint64_t>(i) > s.size())
+            throw Fault("CharAt: index " + std::to_string(i) + " is out of range " +
+                        (s.empty() ? std::string("(the string is empty)") : "1.." + str(s.size())));
+          reg(a[0]).u = internString(s.substr(static_cast<std::size_t>(i - 1), 1));
+          break;
+        }
 
         // ---- slices, words, tables and their files: InterpreterBits.cpp, InterpreterTables.cpp
         default:
@@ -607,6 +705,7 @@ void Interpreter::execute(const Module& m) {
     out_.flush();
     RuntimeError error(fn->locs.empty() ? SourceLoc{} : fn->locs[instrPc], e.what());
     traceCallers(m, frames_.size(), error);
+    if (auto* store = dynamic_cast<const StoreFault*>(&e)) noteSizedDeclaration(m, *fn, instrPc, store->handle, error);
     throw error;
   }
 }

@@ -15,6 +15,7 @@
 #include "core/Interrupt.h"
 #include "core/SourceLoc.h"
 #include "vm/backend/Backend.h"
+#include "vm/backend/DeviceEngine.h"
 #include "vm/engine/EngineLayout.h"
 #include "vm/engine/EngineRun.h"
 #include "vm/bytecode/Module.h"
@@ -29,6 +30,13 @@ struct CallSite {
   std::uint64_t times = 1;
 };
 
+// A note after a run-time error and its call trace: where something that explains it happened (a
+// sized variable's declaration), or, without a line, how to fix it.
+struct RuntimeNote {
+  SourceLoc loc;
+  std::string message;
+};
+
 // A Star runtime error ("index out of range", "size mismatch", ...), located in the source.
 // `callers` is the call trace below the failing routine, innermost first: the call sites that
 // led to `loc` (empty for an error in the main program). It keeps kMaxCallers entries;
@@ -39,6 +47,7 @@ struct RuntimeError : std::runtime_error {
   SourceLoc loc;
   std::vector<CallSite> callers;
   std::uint64_t moreCallers = 0;
+  std::vector<RuntimeNote> notes;
   static constexpr std::size_t kMaxCallers = 10;
 };
 
@@ -57,6 +66,7 @@ struct EngineStats {
   std::uint64_t launches = 0;
   std::array<std::uint64_t, engine::kStopReasons> handedBack{};
   std::string shape;  // how the last launch was spread
+  CompileStats compiled;  // the compiled tier's programs
   void print(std::ostream& out) const;
   // What happened after `before` (the REPL reports each input on its own).
   EngineStats since(const EngineStats& before) const;
@@ -151,6 +161,10 @@ class Interpreter {
   void popFrame(const Module& m);
   // Fills e's call trace from the frames below frames_[depth - 1] (the failing routine's).
   void traceCallers(const Module& m, std::size_t depth, RuntimeError& e) const;
+  // After a size mismatch of handle h at instruction `pc` of `fn`: notes on the sized declaration
+  // that fixed h's size, when the instruction's operand names a variable declared with one.
+  void noteSizedDeclaration(const Module& m, const Function& fn, std::uint32_t pc, Handle h,
+                            RuntimeError& e);
   Handle acquire(SlotKind kind);
   void release(Handle h, SlotKind kind);
 

@@ -11,6 +11,7 @@
 #include "vm/interp/FaultText.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/InterpreterFault.h"
+#include "vm/interp/StringPool.h"
 #include "vm/semantics/Scalar.h"
 #include "vm/io/BitBlocks.h"
 #include "vm/io/NumericText.h"
@@ -194,6 +195,32 @@ bool Interpreter::bitsOp(const Module& m, Op op, const std::uint32_t* a) {
       requireBitsFit(d, static_cast<std::uint64_t>(k));
       scratch_.assign(1, numberToWord(v, static_cast<std::uint64_t>(k)));
       backend_.writeBits(d, static_cast<std::uint64_t>(k), scratch_.data());
+      break;
+    }
+
+    // ---- strings of '0' and '1' (character 1 is bit 1, as in word literals and write)
+    case Op::STOW: {
+      const std::string& s = text(reg(a[1]));
+      requireBitsShape(s.size());
+      scratch_.assign(wordsForBits(s.size()), 0);
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '1') scratch_[i / 64] |= 1ull << (i % 64);
+        else if (s[i] != '0')
+          throw Fault("StrToWord: character " + str(i + 1) + " of '" + s.substr(0, 40) +
+                      (s.size() > 40 ? "..." : "") + "' is '" + s.substr(i, 1) + "', not 0 or 1");
+      }
+      requireBitsFit(H(0), s.size());
+      backend_.writeBits(H(0), s.size(), scratch_.data());
+      break;
+    }
+    case Op::WTOS: {
+      const std::uint64_t n = backend_.length(H(1));
+      requireMemory(n, "a string of " + str(n) + " characters");
+      backend_.readBits(H(1), scratch_);
+      std::string s(n, '0');
+      for (std::uint64_t i = 0; i < n; ++i)
+        if ((scratch_[i / 64] >> (i % 64)) & 1) s[i] = '1';
+      reg(a[0]).u = internCountedString(s);
       break;
     }
     default:

@@ -5,6 +5,7 @@
 // then hands over again.
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <ostream>
 
@@ -63,6 +64,13 @@ void EngineStats::print(std::ostream& out) const {
     any = true;
   }
   if (any) out << '\n';
+  if (compiled.hits + compiled.misses > 0) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f", compiled.seconds);
+    out << "compiled code: " << compiled.hits + compiled.misses << " program"
+        << (compiled.hits + compiled.misses == 1 ? "" : "s") << " (" << compiled.misses << " compiled, "
+        << compiled.hits << " from the cache) in " << seconds << " s\n";
+  }
 }
 
 EngineStats EngineStats::since(const EngineStats& before) const {
@@ -71,6 +79,9 @@ EngineStats EngineStats::since(const EngineStats& before) const {
   d.launches -= before.launches;
   for (int r = 0; r < engine::kStopReasons; ++r) d.handedBack[r] -= before.handedBack[r];
   if (d.launches == 0) d.shape.clear();
+  d.compiled.hits -= before.compiled.hits;
+  d.compiled.misses -= before.compiled.misses;
+  d.compiled.seconds -= before.compiled.seconds;
   return d;
 }
 
@@ -250,6 +261,7 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   parallelStats_.iterations += h.loopIterations;
   engineStats_.launches = engine_->launches();
   engineStats_.shape = engine_->shape();
+  engineStats_.compiled = engine_->compileStats();
   if (h.stop < engine::kStopReasons) ++engineStats_.handedBack[h.stop];
   engineWantsStorage_ = h.stop == static_cast<std::uint32_t>(engine::StopReason::Pools);
   if (statsOn_)

@@ -13,6 +13,12 @@ struct Fault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A value that does not fit the fixed size of the variable (handle) it is stored in.
+struct StoreFault : Fault {
+  StoreFault(const std::string& message, std::uint32_t h) : Fault(message), handle(h) {}
+  std::uint32_t handle;
+};
+
 inline std::string str(std::uint64_t v) { return std::to_string(v); }
 
 }  // namespace star

@@ -35,6 +35,7 @@ syn keyword starBuiltin EQ NOTEQ LESS LESSEQ GREAT GREATEQ ADD SUBT BIN VAL SVAL
 syn keyword starBuiltin SQRT EXP LN SIN COS ARCTAN ABS TRUNC ROUND POWER
 syn keyword starBuiltin COL ROW ROWS COLS LOAD SAVE LOADGRAPH LOADEDGES LOADNUM SAVENUM SAVEPNG
 syn keyword starBuiltin WRITE WRITELN PARAMCOUNT PARAMSTR STRTOINT STRTOREAL ERROR
+syn keyword starBuiltin LENGTH CHARAT STRTOWORD WORDTOSTR
 
 " ---------------------------------------------------------------- literals
 " Later definitions win at the same column: a real beats the integer that starts it.
