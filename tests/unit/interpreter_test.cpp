@@ -492,6 +492,108 @@ TEST_F(Interp, AnotherProgramWithItsOwnGlobals) {
   EXPECT_EQ(b.output, "1010 3\n");
 }
 
+// Two programs compiled from one path, differing only in constants (same code and table sizes),
+// run one after the other on the device engine, their modules living at one address (a Module
+// variable assigned again, as a test or a tool reloading a file does): the second run is the
+// second program's, on a fresh interpreter and on the same one.
+TEST_F(Interp, TheEngineRunsASecondProgramFromTheSamePathAtTheSameAddress) {
+  const std::string path = dir.file("same.star");
+  auto compileAt = [&](const std::string& source) {
+    dir.write("same.star", source);
+    Compiled c = startest::compileFile(path, /*warnUnused=*/false);
+    EXPECT_TRUE(c.ok) << c.diagnostics;
+    return std::move(c.module);
+  };
+  // ERROR's string constant, an integer constant and an immediate, all run in the engine first.
+  auto program = [](const std::string& text, const std::string& big, int small) {
+    return "program p;\nvar s: slice(8); k, j: integer;\nbegin\n"
+           "  SET(s); for j := 1 to 3 do k := NUMB(s) + j;\n"
+           "  writeln(k + " + big + ", ' ', k + " + std::to_string(small) + ");\n"
+           "  ERROR('" + text + "')\nend.\n";
+  };
+  const std::string a = program("first", "1000000000001", 3), b = program("other", "2000000000002", 4);
+  auto expectA = [](const RunResult& r) {
+    ASSERT_TRUE(r.error) << "no runtime error; output: " << r.output;
+    EXPECT_EQ(*r.error, "first");
+    EXPECT_EQ(r.output, "1000000000012 14\n");
+  };
+  auto expectB = [](const RunResult& r) {
+    ASSERT_TRUE(r.error) << "no runtime error; output: " << r.output;
+    EXPECT_EQ(*r.error, "other");
+    EXPECT_EQ(r.output, "2000000000013 15\n");
+  };
+  auto engineVm = [](startest::Vm& v) {
+    v.interp.enableDeviceEngine(true);
+    ASSERT_TRUE(v.interp.deviceEngineOn());
+  };
+
+  // A fresh interpreter (and backend) for each program.
+  {
+    SCOPED_TRACE("a fresh interpreter for each program");
+    Module m = compileAt(a);
+    {
+      startest::Vm first;
+      engineVm(first);
+      expectA(first.run(m));
+      EXPECT_GT(first.interp.engineStats().instructions, 0u);  // the engine ran it
+    }
+    m = compileAt(b);
+    startest::Vm second;
+    engineVm(second);
+    expectB(second.run(m));
+  }
+  // One interpreter, the module assigned again in place: A, B, A again.
+  {
+    SCOPED_TRACE("one interpreter, the module assigned again");
+    startest::Vm same;
+    engineVm(same);
+    Module m = compileAt(a);
+    expectA(same.run(m));
+    m = compileAt(b);
+    expectB(same.run(m));
+    m = compileAt(a);
+    expectA(same.run(m));
+  }
+  // One interpreter, the first module destroyed and another made in its place.
+  {
+    SCOPED_TRACE("one interpreter, another module in the first one's place");
+    startest::Vm same;
+    engineVm(same);
+    auto m = std::make_unique<std::optional<Module>>();
+    m->emplace(compileAt(a));
+    expectA(same.run(**m));
+    m->reset();
+    m->emplace(compileAt(b));
+    expectB(same.run(**m));
+  }
+}
+
+// The same for what the interpreter proves about a parallel loop's body (on either engine): the
+// second program's loop differs from the first's only in its operator.
+TEST_F(Interp, ASecondProgramAtTheSameAddressHasItsOwnParallelLoops) {
+  auto compileAt = [&](const std::string& op) {
+    Compiled c = startest::compileSource(
+        dir,
+        "program q;\nvar T: table(4, 4); s, V, W: slice(4); i: integer;\nbegin\n"
+        "  SET(s); ROW(1, T) := %1111; W(1) := 1; W(2) := 1;\n"
+        "  forall i in s do begin V := COL(i, T); V := V " + op + " W; COL(i, T) := V end;\n"
+        "  write(T)\nend.\n",
+        "loop.star", /*warnUnused=*/false);
+    EXPECT_TRUE(c.ok) << c.diagnostics;
+    return std::move(c.module);
+  };
+  startest::Vm same;
+  Module m = compileAt("or");
+  RunResult r = same.run(m);
+  ASSERT_FALSE(r.error) << *r.error;
+  EXPECT_EQ(r.output, "1111\n1111\n0000\n0000");
+  if (startest::testParallelLoops()) EXPECT_GT(same.interp.parallelStats().parallel, 0u);  // not sequential
+  m = compileAt("xor");
+  r = same.run(m);
+  ASSERT_FALSE(r.error) << *r.error;
+  EXPECT_EQ(r.output, "0000\n1111\n0000\n0000");
+}
+
 // ------------------------------------------------------------------ allocation
 
 // The steady-state column loop of Listing 2 runs without touching the heap: the allocations of

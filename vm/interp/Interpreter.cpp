@@ -437,10 +437,14 @@ void Interpreter::truncateGlobals(std::size_t count) {
 
 void Interpreter::run(const Module& m, std::uint32_t entry) {
   // A different module (not the REPL's growing one) starts from fresh globals.
-  if (lastModule_ && lastModule_ != &m) {
-    releaseGlobals();
-    parallelBodies_.clear();
-  }
+  if (lastModule_ && lastModule_ != &m) releaseGlobals();
+  // What is derived from the module's code (the proofs about its parallel loops, the device
+  // engine's copy of the program) is made afresh for every run: between two runs the module may
+  // have changed at the same address (the REPL grows it or rolls it back, a caller assigns
+  // another program to the same Module object), which neither the address nor the sizes tell
+  // apart; during a run it cannot change.
+  parallelBodies_.clear();
+  engineModule_ = nullptr;
   lastModule_ = &m;
   entry_ = entry;
   // Globals added since the last run (the REPL grows the module) get their storage now.
