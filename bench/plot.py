@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Charts of the benchmark results: reads the Markdown tables of bench/RESULTS.md and writes one
-PNG per benchmark into bench/plots/ (Star against its peers, time against size on log axes).
+PNG per benchmark into bench/plots/ (Star against its peers, time against size on log axes, the
+times labelled in s, ms and µs; the primitives, all within one decade, on a linear axis in µs).
 RESULTS.md links them under "Charts".
 
 usage: python3 bench/plot.py [--results FILE] [--out DIR]
@@ -10,15 +11,18 @@ with the Agg backend, no display needed. Each chart names the table it comes fro
 is missing or changed its columns stops the script with a message naming it.
 """
 import argparse
+import math
 import os
 import re
 import sys
+import textwrap
 
 try:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 except ImportError:
     sys.exit("plot.py needs matplotlib: apt-get install python3-matplotlib "
              "(or run it with the system python3, /usr/bin/python3)")
@@ -100,6 +104,17 @@ def seconds(text):
 
 # ----------------------------------------------------------------------------- drawing
 
+FOOTER_CHARS = 150  # characters of the 7-point footer that fit the 7.5-inch width
+
+
+def footer(fig, source):
+    """The table a chart comes from, under it, wrapped to the width of the figure. Returns the
+    fraction of the height it takes, for tight_layout to keep clear."""
+    lines = textwrap.wrap("from bench/RESULTS.md: " + source, FOOTER_CHARS, break_on_hyphens=False)
+    fig.text(0.01, 0.01, "\n".join(lines), fontsize=7, color="0.4", va="bottom")
+    return 0.02 + 0.028 * len(lines)
+
+
 def chart(title, xlabel, ylabel, source):
     fig, ax = plt.subplots(figsize=(7.5, 4.8), dpi=100)
     ax.set_title(title, fontsize=11)
@@ -108,7 +123,7 @@ def chart(title, xlabel, ylabel, source):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.grid(True, which="both", alpha=0.25)
-    fig.text(0.01, 0.01, "from bench/RESULTS.md: " + source, fontsize=7, color="0.4")
+    fig.footer_height = footer(fig, source)
     return fig, ax
 
 
@@ -121,9 +136,56 @@ def line(ax, xs, ys, label, star=False, **kw):
     ax.plot([p[0] for p in points], [p[1] for p in points], label=label, **style)
 
 
-def save(fig, ax, out, name):
-    ax.legend(fontsize=8)
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+def time_label(seconds, _pos=None):
+    """A time in seconds with the unit that keeps it between 1 and 1000: `20 µs`, `1.5 ms`."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale * 0.9995:
+            x = seconds / scale
+            return "%s %s" % ("%.3g" % x if x < 1000 else "{:,.0f}".format(x), unit)
+    return "0"
+
+
+def time_ticks(ax):
+    """A logarithmic time axis labelled in s, ms, µs: a tick at each power of ten, and at 2 and 5
+    times them (or 2, 3 and 5) where the axis spans too few decades to show three labels."""
+    lo, hi = ax.get_ylim()
+    decades = math.log10(hi / lo)
+    subs = (1.0,) if decades >= 2.5 else (1.0, 2.0, 5.0) if decades >= 1 else (1.0, 2.0, 3.0, 5.0)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs, numticks=16))
+    ax.yaxis.set_major_formatter(FuncFormatter(time_label))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_ylim(lo, hi)
+
+
+def size_label(n):
+    """A size: `1,000`, `16.8M`; a power of two from 2^16 on as 2^k."""
+    if n >= 2 ** 16 and n == 2 ** round(math.log2(n)):
+        return "$2^{%d}$" % round(math.log2(n))
+    if n >= 1e6:
+        return "%gM" % float("%.3g" % (n / 1e6))
+    return "{:,}".format(int(round(n)))
+
+
+def size_ticks(ax):
+    """A logarithmic size axis that spans less than two decades gets a labelled tick at each
+    measured size instead of matplotlib's mix of 10^k and 2x10^k labels."""
+    xs = sorted({x for l in ax.get_lines() for x in l.get_xdata()})
+    lo, hi = ax.get_xlim()
+    if len(xs) < 2 or math.log10(hi / lo) >= 2:
+        return
+    ax.xaxis.set_major_locator(FixedLocator(xs))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: size_label(v)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlim(lo, hi)
+
+
+def save(fig, ax, out, name, times=True, legend="upper left", columns=1):
+    ax.legend(fontsize=8, loc=legend, ncol=columns)
+    if times:
+        time_ticks(ax)
+    if ax.get_xscale() == "log":
+        size_ticks(ax)
+    fig.tight_layout(rect=(0, getattr(fig, "footer_height", 0.03), 1, 1))
     path = os.path.join(out, name)
     fig.savefig(path)
     plt.close(fig)
@@ -136,7 +198,7 @@ def closure(tables, out):
     t = find(tables, "Native transitive closure", "n")
     n = t.values("n")
     fig, ax = chart("Transitive closure (CLOSURE of unit graphs) against peers", "vertices n",
-                    "time (s)", t.heading)
+                    "time", t.heading)
     col = lambda name: [seconds(r[t.column(name)]) for r in t.rows]
     line(ax, n, col("Star CUDA"), "Star CLOSURE, CUDA (H200)", star=True)
     line(ax, n, col("Star CPU"), "Star CLOSURE, CPU", star=True)
@@ -152,19 +214,19 @@ def closure(tables, out):
 def warshall(tables, out):
     t = find(tables, "WARSHALL_C as written", "backend")
     fig, ax = chart("WARSHALL_C as written (pure Star on the VM) against a C++ bitset Warshall",
-                    "vertices n", "time (s)", t.heading)
+                    "vertices n", "time", t.heading)
     for backend, label in (("cpu", "CPU backend"), ("cuda", "CUDA backend")):
         rows = [r for r in t.rows if r[0].startswith(backend)]
         n = [number(r[t.column("n")]) for r in rows]
         line(ax, n, [number(r[t.column("WARSHALL_C")]) for r in rows], "Star WARSHALL_C, " + label, star=True)
         line(ax, n, [number(r[t.column("C++ bitset")]) for r in rows], "C++ bitset Warshall (" + backend + " run)")
-    save(fig, ax, out, "warshall_c.png")
+    save(fig, ax, out, "warshall_c.png", legend="center right")
 
 
 def warshall_engines(tables, out):
     t = find(tables, "WARSHALL_C as written (`bench/warshall_c.star`", "n")
     fig, ax = chart("WARSHALL_C as written: parallel loops and the engines (H100)", "vertices n",
-                    "time (s)", t.heading)
+                    "time", t.heading)
     n = t.values("n")
     col = lambda name: [seconds(r[t.column(name)]) for r in t.rows]
     line(ax, n, col("CUDA, host engine"), "Star, CUDA host engine (fused loop kernel)", star=True)
@@ -179,7 +241,7 @@ def warshall_engines(tables, out):
 def graphs_engines(tables, out):
     t = find(tables, "The graph procedures' Star bodies on every engine", "vertices")
     fig, ax = chart("Graph procedures' Star bodies: CPU backend against the device engine (H100)",
-                    "vertices", "time per step (s)", t.heading)
+                    "vertices", "time per step", t.heading)
     def leading_ms(cell):
         """A cell is the time per step in ms, then (in brackets) what a finished run took."""
         m = re.match(r"\**([\d.]+)", cell.strip())
@@ -193,12 +255,12 @@ def graphs_engines(tables, out):
              star=True, color=color)
         line(ax, n, [leading_ms(r[t.column("CPU backend")]) for r in rows], proc + ", CPU backend",
              color=color)
-    save(fig, ax, out, "graphs_engines.png")
+    save(fig, ax, out, "graphs_engines.png", columns=2)
 
 
 def sort(tables, out):
     t = find(tables, "SORT (issue #7)", "rows")
-    fig, ax = chart("SORT of table rows (CUDA, H200) against CUB radix sort", "rows", "time (s)", t.heading)
+    fig, ax = chart("SORT of table rows (CUDA, H200) against CUB radix sort", "rows", "time", t.heading)
     for cols in ("32", "64"):
         rows = [r for r in t.rows if r[t.column("columns")] == cols]
         x = [number(r[0]) for r in rows]
@@ -225,17 +287,17 @@ def segsort(tables, out):
     ax.set_xticks(range(len(t.rows)))
     ax.set_xticklabels([r[0] for r in t.rows], fontsize=8)
     ax.set_yscale("log")
-    ax.set_ylabel("time (s)")
+    ax.set_ylabel("time")
     ax.grid(True, axis="y", which="both", alpha=0.25)
-    fig.text(0.01, 0.01, "from bench/RESULTS.md: " + t.heading, fontsize=7, color="0.4")
-    save(fig, ax, out, "segsort.png")
+    fig.footer_height = footer(fig, t.heading)
+    save(fig, ax, out, "segsort.png", legend="upper center")
 
 
 def nbody(tables, out):
     t = find(tables, "Table 4: seconds per Verlet step", "N")
     n = t.values("N")
     fig, ax = chart("N-body: seconds per velocity Verlet step against the paper", "particles N",
-                    "time per step (s)", t.heading)
+                    "time per step", t.heading)
     line(ax, n, t.values("integer c2, s/step"), "Star, integer exponent (H200)", star=True)
     line(ax, n, t.values("general, s/step"), "Star, general exponent (H200)", star=True)
     line(ax, n, t.values("paper GPU s/step"), "paper, GPU")
@@ -246,7 +308,7 @@ def nbody(tables, out):
     f = find(tables, "Square against triangular", "N")
     n = f.values("N")
     fig, ax = chart("N-body forces: Star kernels against a plain tiled kernel (H200)", "particles N",
-                    "time per force evaluation (s)", f.heading)
+                    "time per force evaluation", f.heading)
     for name, label, star in (("triangular, integer", "Star triangular, integer c2", True),
                               ("triangular, general", "Star triangular, general c2", True),
                               ("square, integer", "Star square, integer c2", True),
@@ -258,23 +320,27 @@ def nbody(tables, out):
 def primitives(tables, out):
     t = find(tables, "Primitives (issue #4)", "primitive")
     sizes = [number(h.split("=")[1]) for h in t.header if h.startswith("n=")]
-    fig, ax = chart("Primitives on the GPU (H200): microseconds per call", "rows n", "time per call (s)",
-                    t.heading)
+    # The table is in microseconds per call, all within one decade: a linear axis in µs from 0.
+    fig, ax = chart("Primitives on the GPU (H200): time per call against the launch floor",
+                    "rows n", "time per call (µs)", t.heading)
+    ax.set_yscale("linear")
+    ax.grid(True, which="major", alpha=0.25)
     chosen = ("or", "ROW read", "COL write", "FND", "STEP", "EQ/LESS (compare)")
     for r in t.rows:
         if r[0] not in chosen:
             continue
         ys = [number(r[t.column("n=%d" % s)]) for s in sizes]
-        line(ax, sizes, [y * 1e-6 for y in ys], "%s (%s)" % (r[0], r[1]), star=True)
+        line(ax, sizes, ys, "%s (%s)" % (r[0], r[1]), star=True)
     floors = re.findall(r"empty kernel back to back \*\*([\d.]+) us\*\*;\s+kernel \+ 8-byte\s+device-to-host"
                         r"\s+read-back \*\*([\d.]+) us\*\*", RESULTS_TEXT)
     if not floors:
         raise SystemExit("bench/RESULTS.md: the same-run launch floors of the primitives are missing")
-    if floors:
-        empty, readback = (float(v) * 1e-6 for v in floors[0])
-        ax.axhline(empty, color="0.3", linestyle=":", label="peer: empty kernel, same run")
-        ax.axhline(readback, color="0.6", linestyle=":", label="peer: kernel + read-back, same run")
-    save(fig, ax, out, "primitives.png")
+    empty, readback = (float(v) for v in floors[0])
+    ax.axhline(empty, color="0.3", linestyle=":", label="peer: empty kernel, same run (%.2f µs)" % empty)
+    ax.axhline(readback, color="0.6", linestyle=":",
+               label="peer: kernel + read-back, same run (%.2f µs)" % readback)
+    ax.set_ylim(0, max([readback] + [max(l.get_ydata()) for l in ax.get_lines()]) * 1.45)
+    save(fig, ax, out, "primitives.png", times=False, columns=2)
 
 
 def main():

@@ -2,8 +2,11 @@
 """Prints a grayscale PNG (8-bit, not interlaced, as SAVEPNG writes it) for FileCheck: a line
 `PNG WIDTH x HEIGHT`, then one line per pixel row: `#` for black (0), `.` for white (255), and
 the gray level in hex brackets, `[aa]`, for anything else. Standard library only (zlib).
+With `--every K` (and `--from O`, default 0), only the pixels O, O + K, O + 2K, ... of each
+direction are printed: `--every 52 --from 26` shows one pixel from the middle of each cell of a
+picture that SAVEPNG enlarged to cells of 52 pixels, `--every 52` its grid lines.
 
-usage: png_dump.py FILE.png
+usage: png_dump.py FILE.png [--every K [--from O]]
 """
 import struct
 import sys
@@ -35,7 +38,15 @@ def unfilter(raw, width, height):
 
 
 def main():
-    data = open(sys.argv[1], "rb").read()
+    args = sys.argv[1:]
+    every, start = 1, 0
+    if "--every" in args:
+        every = int(args.pop(args.index("--every") + 1))
+        args.remove("--every")
+    if "--from" in args:
+        start = int(args.pop(args.index("--from") + 1))
+        args.remove("--from")
+    data = open(args[0], "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         sys.exit("not a PNG file")
     pos, idat, header = 8, b"", None
@@ -51,8 +62,8 @@ def main():
     if depth != 8 or colour != 0 or interlace != 0:
         sys.exit("not an 8-bit grayscale PNG (depth %d, colour type %d)" % (depth, colour))
     print("PNG %d x %d" % (width, height))
-    for row in unfilter(zlib.decompress(idat), width, height):
-        print("".join("#" if v == 0 else "." if v == 255 else "[%02x]" % v for v in row))
+    for row in unfilter(zlib.decompress(idat), width, height)[start::every]:
+        print("".join("#" if v == 0 else "." if v == 255 else "[%02x]" % v for v in row[start::every]))
 
 
 main()
