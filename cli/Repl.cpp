@@ -21,9 +21,10 @@ namespace {
 
 constexpr const char* kPrompt = "star> ";
 constexpr const char* kContinuation = "  ... ";
-// An input up to this size is parsed after every line, so that a syntax error in what is being
-// typed is reported at once; a longer one (a pasted block) only when ContinuationScanner finds
-// that it may be complete, which keeps reading it linear in its size.
+// An input up to this size is parsed after every line, so that a syntax error in a line being
+// typed is reported at once (one inside a block of several lines: when the block ends); a longer
+// one (a pasted block) only when ContinuationScanner finds that it may be complete, which keeps
+// reading it linear in its size.
 constexpr std::size_t kParseEveryLine = 1024;
 
 bool blank(const std::string& s) {
@@ -121,6 +122,11 @@ int commandRepl(const CommandLine& cl) {
     scanner.addLine(line);
     if (pending.size() > kParseEveryLine && scanner.needsMore()) continue;
     if (replInputIncomplete(pending)) continue;
+    // A mistake before the end of an input whose block (or parenthesis, or comment) is still
+    // open: an input of several lines, or one whose next lines have already arrived (a paste), is
+    // read to the end of that block and reported once, as a whole; its remaining lines do not
+    // run one by one as inputs of their own. A single typed line is reported at once.
+    if (scanner.needsMore() && (scanner.lines() > 1 || reader.moreWaiting())) continue;
     evaluate();
   }
   std::cout.flush();

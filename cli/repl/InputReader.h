@@ -1,5 +1,6 @@
 // Where the REPL's lines come from: libedit on a terminal (line editing, history kept across
-// sessions in $STAR_HISTORY or ~/.star_history, tab completion), plain std::getline otherwise.
+// sessions in $STAR_HISTORY or ~/.star_history, tab completion, Ctrl-R: an incremental search of
+// the history), plain std::getline otherwise.
 #pragma once
 
 #include <functional>
@@ -23,6 +24,9 @@ class InputReader {
   Result read(const std::string& prompt, std::string& line);
   // Adds a complete input to the history (and saves the history file).
   void remember(const std::string& input);
+  // Whether more input has already arrived: the rest of a pasted block on a terminal (typed
+  // lines come one at a time); always true for a pipe or a file, read as one block.
+  bool moreWaiting() const;
 
   bool interactive() const { return interactive_; }
 
@@ -39,12 +43,16 @@ class InputReader {
 // replInputIncomplete: the next line may hold its `else`; not in the body of a `forall`). The REPL parses the input again only
 // when needsMore() is false: parsing all of it after every line made a pasted block of N lines
 // cost O(N^2). needsMore() never holds for an input the parser finds complete and correct; on
-// text it does not model (a stray `end`, a bad character, an unterminated string) it gives up and
-// leaves the decision to the parser.
+// text it does not model (a stray `end` or `)`, an `else` without its `if`) it gives up and
+// leaves the decision to the parser. Characters the lexer rejects (`"`, `[`, an unterminated
+// string's quote) are read as the lexer reads them, one bad token each, so that the blocks of a
+// wrong input are still followed: the REPL reads a pasted block with a typo to its end and
+// reports it once, instead of running its remaining lines one by one (cli/Repl.cpp).
 class ContinuationScanner {
  public:
   void addLine(const std::string& line);
   bool needsMore() const;
+  std::size_t lines() const { return line_; }
   void reset() { *this = ContinuationScanner(); }
 
  private:
