@@ -19,25 +19,10 @@
 // sequences cannot pass by changing nothing.
 #include <gtest/gtest.h>
 
-// GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
-// boost::optional in adj_list_edge_iterator); it says nothing about this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
-#include <boost/graph/graph_traits.hpp>
-#include <boost/graph/transitive_closure.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -45,31 +30,46 @@
 #include <utility>
 #include <vector>
 
-#include "tests/unit/support/StarTestUtil.h"
+#include "tests/unit/support/GraphOracle.h"
 
 namespace star {
 namespace {
 
-constexpr long kInf = std::numeric_limits<long>::max();
+using startest::Arc;
+using startest::bglClosure;  // with the diagonal rule of warshall_oracle_test
+using startest::bglDijkstra;
+using startest::bitsOf;
+using startest::dimacs;
+using startest::kInf;
+using startest::Matrix;
+using startest::tableText;
 
 // ------------------------------------------------------------------ Star side
 
+// The drivers' loop over an update file (ParamStr(param), as updateFile below writes it): its
+// rows loaded into UPD (op u8, tail and head u16, and the weight u32 when `weights`), and for
+// each row k its fields in op, u, v (and w). The loop body follows.
+std::string updateLoop(int param, bool weights) {
+  return "  LOADNUM(UPD, ParamStr(" + std::to_string(param) + "), 'u8 u16 u16" +
+         (weights ? " u32" : "") + R"(');
+  for k := 1 to ROWS(UPD) do
+  begin
+    op := GR_FIELD(UPD, k, 1, 8);
+    u := GR_FIELD(UPD, k, 9, 16);
+    v := GR_FIELD(UPD, k, 25, 16);
+)" + (weights ? "    w := GR_FIELD(UPD, k, 41, 32);\n" : "");
+}
+
 // Args: adjacency table file, update file ("op u v" per line, op 1 = insert, 0 = delete).
 // Prints the closure after every update and a "." line, then the adjacency table.
-const char* kClosureDriver = R"(program ClosureDriver;
+const std::string kClosureDriver = R"(program ClosureDriver;
 uses graphs, dynpaths;
 var A, C, UPD: table; k, op, u, v: integer;
 begin
   LOAD(A, ParamStr(1));
   C := A;
   CLOSURE(C);
-  LOADNUM(UPD, ParamStr(2), 'u8 u16 u16');
-  for k := 1 to ROWS(UPD) do
-  begin
-    op := GR_FIELD(UPD, k, 1, 8);
-    u := GR_FIELD(UPD, k, 9, 16);
-    v := GR_FIELD(UPD, k, 25, 16);
-    if op = 1 then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
+)" + updateLoop(2, false) + R"(    if op = 1 then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
     writeln(C);
     writeln('.')
   end;
@@ -80,7 +80,7 @@ end.
 // Args: graph file, n, source, update file ("op u v w", op 1 = insert, 0 = delete).
 // Prints after every update "# ROWS(E)" and a line "dist pred" ("- pred" when unreachable) per
 // vertex; at the end "wb WB" and the rows of E as "tail head weight".
-const char* kSsspDriver = R"(program SsspDriver;
+const std::string kSsspDriver = R"(program SsspDriver;
 uses graphs, dynpaths;
 var E, D, P, UPD: table; vb, wb, n, s, k, op, u, v, w: integer;
 begin
@@ -88,14 +88,7 @@ begin
   n := StrToInt(ParamStr(2));
   s := StrToInt(ParamStr(3));
   DIJKSTRA(E, vb, wb, n, s, D, P);
-  LOADNUM(UPD, ParamStr(4), 'u8 u16 u16 u32');
-  for k := 1 to ROWS(UPD) do
-  begin
-    op := GR_FIELD(UPD, k, 1, 8);
-    u := GR_FIELD(UPD, k, 9, 16);
-    v := GR_FIELD(UPD, k, 25, 16);
-    w := GR_FIELD(UPD, k, 41, 32);
-    if op = 1 then SSSP_INSERT(E, vb, wb, n, s, D, P, u, v, w)
+)" + updateLoop(4, true) + R"(    if op = 1 then SSSP_INSERT(E, vb, wb, n, s, D, P, u, v, w)
     else SSSP_DELETE(E, vb, wb, n, s, D, P, u, v);
     writeln('# ', ROWS(E));
     for v := 1 to n do
@@ -149,56 +142,20 @@ std::vector<std::string> splitBlocks(const std::string& out, const std::string& 
   return blocks;
 }
 
-class StdlibDynpaths : public ::testing::Test {
- protected:
-  startest::Compiled compile(const std::string& source, const std::string& name) {
-    startest::Compiled c = startest::compileWithStdlib(dir, source, name, true);
-    EXPECT_TRUE(c.ok) << c.diagnostics;
-    return c;
-  }
+// What both suites ask of their sequences over all graphs: at least 200 graphs with at least 100
+// insertions and 100 deletions each, and at least 2000 of each kind that changed the result.
+void expectSequenceCounts(int graphs, long inserts, long deletes, long changingInserts,
+                          long changingDeletes) {
+  EXPECT_GE(graphs, 200);
+  EXPECT_GE(inserts, 200L * 100);
+  EXPECT_GE(deletes, 200L * 100);
+  EXPECT_GE(changingInserts, 2000);
+  EXPECT_GE(changingDeletes, 2000);
+}
 
-  std::string run(const startest::Compiled& c, std::vector<std::string> args) {
-    startest::Vm vm;
-    startest::RunResult r = vm.run(c.module, std::move(args));
-    EXPECT_FALSE(r.error) << *r.error << " at line " << r.loc.line;
-    return r.output;
-  }
-
-  startest::TempDir dir;
-};
+class StdlibDynpaths : public startest::StdlibOracleTest {};
 
 // ------------------------------------------------------------------ transitive closure
-
-using Matrix = std::vector<std::vector<bool>>;  // m[i][j], 0-based
-
-// BGL's transitive closure (paths of at least one arc). As in warshall_oracle_test: Boost 1.74
-// puts (u, u) into the closure when u's strongly connected component has more than one vertex or
-// when the graph has the loop u -> u; OR-ing the input diagonal covers a Boost without the
-// loopback pass.
-Matrix bglClosure(const Matrix& adj) {
-  using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  const std::size_t n = adj.size();
-  G g(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      if (adj[i][j]) boost::add_edge(i, j, g);
-  G tc;
-  boost::transitive_closure(g, tc);
-  Matrix out(n, std::vector<bool>(n, false));
-  for (auto [e, end] = boost::edges(tc); e != end; ++e) out[boost::source(*e, tc)][boost::target(*e, tc)] = true;
-  for (std::size_t i = 0; i < n; ++i)
-    if (adj[i][i]) out[i][i] = true;
-  return out;
-}
-
-std::string tableText(const Matrix& m) {
-  std::string s;
-  for (auto& row : m) {
-    for (bool b : row) s += b ? '1' : '0';
-    s += '\n';
-  }
-  return s;
-}
 
 struct ClosureCase {
   int n;
@@ -284,44 +241,11 @@ TEST_F(StdlibDynpaths, ClosureUpdatesMatchBglAfterEveryUpdate) {
   std::printf("closure: %d graphs, %ld insertions (%ld changed the closure, %ld of a present arc), "
               "%ld deletions (%ld changed it), %.1f s\n",
               graphs, inserts, changingInserts, presentInserts, deletes, changingDeletes, seconds);
-  EXPECT_GE(graphs, 200);
-  EXPECT_GE(inserts, 200L * 100);
-  EXPECT_GE(deletes, 200L * 100);
-  EXPECT_GE(changingInserts, 2000);
-  EXPECT_GE(changingDeletes, 2000);
+  expectSequenceCounts(graphs, inserts, deletes, changingInserts, changingDeletes);
   EXPECT_GE(presentInserts, 500);
 }
 
 // ------------------------------------------------------------------ shortest paths
-
-struct Arc {
-  int u, v;  // 1-based
-  long w;
-};
-
-using Directed = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-                                       boost::property<boost::edge_weight_t, long>>;
-
-std::vector<long> bglDijkstra(int n, const std::vector<Arc>& arcs, int s) {
-  Directed d(static_cast<std::size_t>(n));
-  for (const Arc& a : arcs) boost::add_edge(a.u - 1, a.v - 1, a.w, d);
-  std::vector<long> dist(n);
-  std::vector<Directed::vertex_descriptor> pred(n);
-  boost::dijkstra_shortest_paths(d, s - 1, boost::distance_map(dist.data()).predecessor_map(pred.data()));
-  return dist;  // kInf (max) for unreachable vertices
-}
-
-int bits(long x) {
-  int k = 1;
-  while (x >= 2) x /= 2, ++k;
-  return k;
-}
-
-std::string dimacs(int n, const std::vector<Arc>& arcs) {
-  std::string s = "c random test graph\np sp " + std::to_string(n) + " " + std::to_string(arcs.size()) + "\n";
-  for (const Arc& a : arcs) s += "a " + std::to_string(a.u) + " " + std::to_string(a.v) + " " + std::to_string(a.w) + "\n";
-  return s;
-}
 
 // Checks one state block ("# rows" and n lines) against the arcs and BGL's distances.
 std::string checkState(const std::string& block, int n, int s, const std::vector<Arc>& arcs,
@@ -342,21 +266,7 @@ std::string checkState(const std::string& block, int n, int s, const std::vector
     if (dist[v] != want[v])
       return "vertex " + std::to_string(v + 1) + ": distance " + (dist[v] == kInf ? "-" : std::to_string(dist[v])) +
              ", BGL says " + (want[v] == kInf ? "-" : std::to_string(want[v]));
-  for (int v = 1; v <= n; ++v) {
-    int p = pred[v - 1];
-    if (v == s || dist[v - 1] == kInf) {
-      if (p != 0) return "vertex " + std::to_string(v) + " has predecessor " + std::to_string(p);
-      continue;
-    }
-    if (p < 1 || p > n || dist[p - 1] == kInf) return "vertex " + std::to_string(v) + ": bad predecessor " + std::to_string(p);
-    bool tight = false;
-    for (const Arc& a : arcs) tight = tight || (a.u == p && a.v == v && dist[p - 1] + a.w == dist[v - 1]);
-    if (!tight) return "vertex " + std::to_string(v) + ": no tight arc from its predecessor " + std::to_string(p);
-    int u = v, steps = 0;
-    while (u != s && steps <= n) u = pred[u - 1], ++steps;
-    if (u != s) return "the predecessors of " + std::to_string(v) + " do not lead to the source";
-  }
-  return "";
+  return startest::checkPredecessors(n, arcs, s, dist, pred);
 }
 
 struct SsspCase {
@@ -404,7 +314,7 @@ TEST_F(StdlibDynpaths, ShortestPathUpdatesMatchBglAfterEveryUpdate) {
     const std::string graphFile = dir.write("graph.gr", dimacs(c.n, arcs));
     long maxW = 0;
     for (const Arc& a : arcs) maxW = std::max(maxW, a.w);
-    int wb = bits(maxW);  // LOADEDGES: the bits of the largest weight, at least 1
+    int wb = bitsOf(maxW);  // LOADEDGES: the bits of the largest weight, at least 1
     const int wb0 = wb;
 
     std::vector<Update> ups;
@@ -444,7 +354,7 @@ TEST_F(StdlibDynpaths, ShortestPathUpdatesMatchBglAfterEveryUpdate) {
           x.w = std::uniform_int_distribution<long>(0, (1L << (wb + 2)) - 1)(rng);  // may widen the field
         }
         arcs.push_back({x.u, x.v, x.w});
-        wb = std::max(wb, bits(x.w));
+        wb = std::max(wb, bitsOf(x.w));
         ++ins;
       }
       std::vector<long> next = bglDijkstra(c.n, arcs, s);
@@ -498,11 +408,7 @@ TEST_F(StdlibDynpaths, ShortestPathUpdatesMatchBglAfterEveryUpdate) {
   std::printf("shortest paths: %d graphs, %ld insertions (%ld changed a distance), %ld deletions (%ld changed "
               "one), %ld states with unreachable vertices, %d graphs widened, %.1f s\n",
               graphs, inserts, changingInserts, deletes, changingDeletes, withUnreachable, widened, seconds);
-  EXPECT_GE(graphs, 200);
-  EXPECT_GE(inserts, 200L * 100);
-  EXPECT_GE(deletes, 200L * 100);
-  EXPECT_GE(changingInserts, 2000);
-  EXPECT_GE(changingDeletes, 2000);
+  expectSequenceCounts(graphs, inserts, deletes, changingInserts, changingDeletes);
   EXPECT_GE(withUnreachable, 2000);
   EXPECT_GE(widened, 10);
 }

@@ -12,61 +12,28 @@
 // The whole suite runs in a few seconds on one core.
 #include <gtest/gtest.h>
 
-// GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
-// boost::optional in adj_list_edge_iterator); it says nothing about this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/bellman_ford_shortest_paths.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
-#include <boost/graph/floyd_warshall_shortest.hpp>
-#include <boost/graph/graph_traits.hpp>
-#include <boost/graph/kruskal_min_spanning_tree.hpp>
-#include <boost/graph/prim_minimum_spanning_tree.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 #include <algorithm>
-#include <cstdio>
 #include <cstdint>
-#include <functional>
-#include <limits>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "tests/unit/support/StarTestUtil.h"
+#include "tests/unit/support/GraphOracle.h"
 
 namespace star {
 namespace {
 
-constexpr long kInf = std::numeric_limits<long>::max();
-
-struct Arc {
-  int u, v;  // 1-based
-  long w;    // signed; the file holds |w|, the sign file the sign
-};
-
-struct Graph {
-  int n = 0;
-  std::vector<Arc> arcs;
-};
+// Arc weights are signed here: the graph file (dimacs) holds |w|, the sign file the sign.
+using startest::Arc;
+using startest::dimacs;
+using startest::Graph;
+using startest::kInf;
+using startest::undirectedFile;
 
 // ------------------------------------------------------------------ files
-
-std::string dimacs(const Graph& g) {
-  std::string s = "c random test graph\np sp " + std::to_string(g.n) + " " +
-                  std::to_string(g.arcs.size()) + "\n";
-  for (const Arc& a : g.arcs)
-    s += "a " + std::to_string(a.u) + " " + std::to_string(a.v) + " " +
-         std::to_string(a.w < 0 ? -a.w : a.w) + "\n";
-  return s;
-}
 
 // The sign table of BELLMANFORD / GR_DISTTABLE: one row per arc, 1 for a negative weight.
 std::string signs(const Graph& g) {
@@ -178,16 +145,10 @@ end.
 
 // ------------------------------------------------------------------ BGL side
 
-using Directed = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-                                       boost::property<boost::edge_weight_t, long>>;
-using Undirected = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
-                                         boost::no_property, boost::property<boost::edge_weight_t, long>>;
+using startest::Directed;
+using startest::Undirected;
 
-Directed toDirected(const Graph& g) {
-  Directed d(static_cast<std::size_t>(g.n));
-  for (const Arc& a : g.arcs) boost::add_edge(a.u - 1, a.v - 1, a.w, d);
-  return d;
-}
+Directed toDirected(const Graph& g) { return startest::toDirected(g.n, g.arcs); }
 
 // BGL's Prim relaxes a loop u -- u while u is being examined and can overwrite u's distance
 // with the loop's weight; loops are never in a spanning tree, so the oracle leaves them out.
@@ -196,14 +157,6 @@ Undirected toUndirected(const Graph& g) {
   for (const Arc& a : g.arcs)
     if (a.u != a.v) boost::add_edge(a.u - 1, a.v - 1, a.w, d);
   return d;
-}
-
-std::vector<long> bglDijkstra(const Graph& g, int s) {
-  Directed d = toDirected(g);
-  std::vector<long> dist(g.n);
-  std::vector<Directed::vertex_descriptor> pred(g.n);
-  boost::dijkstra_shortest_paths(d, s - 1, boost::distance_map(dist.data()).predecessor_map(pred.data()));
-  return dist;  // kInf (max) for unreachable vertices
 }
 
 // Returns false on a negative cycle reachable from s.
@@ -236,14 +189,7 @@ long bglPrim(const Graph& g, int root) {
   return total;
 }
 
-long bglKruskal(const Graph& g) {
-  Undirected u = toUndirected(g);
-  std::vector<Undirected::edge_descriptor> tree;
-  boost::kruskal_minimum_spanning_tree(u, std::back_inserter(tree));
-  long total = 0;
-  for (auto& e : tree) total += boost::get(boost::edge_weight, u, e);
-  return total;
-}
+long bglKruskal(const Graph& g) { return startest::bglKruskalWeight(toUndirected(g)); }
 
 // ------------------------------------------------------------------ random graphs
 
@@ -327,22 +273,7 @@ bool parseSingleSource(std::istream& in, int n, SingleSource& out) {
 // Every reached vertex other than s has a predecessor u with a tight arc u -> v, and following
 // predecessors from any vertex reaches s; s and unreachable vertices have none (0).
 std::string checkPredecessors(const Graph& g, int s, const SingleSource& r) {
-  for (int v = 1; v <= g.n; ++v) {
-    int p = r.pred[v - 1];
-    if (v == s || r.dist[v - 1] == kInf) {
-      if (p != 0) return "vertex " + std::to_string(v) + " has predecessor " + std::to_string(p);
-      continue;
-    }
-    if (p < 1 || p > g.n || r.dist[p - 1] == kInf)
-      return "vertex " + std::to_string(v) + ": bad predecessor " + std::to_string(p);
-    bool tight = false;
-    for (const Arc& a : g.arcs) tight = tight || (a.u == p && a.v == v && r.dist[p - 1] + a.w == r.dist[v - 1]);
-    if (!tight) return "vertex " + std::to_string(v) + ": no tight arc from its predecessor " + std::to_string(p);
-    int u = v, steps = 0;
-    while (u != s && steps <= g.n) u = r.pred[u - 1], ++steps;
-    if (u != s) return "the predecessors of " + std::to_string(v) + " do not lead to the source";
-  }
-  return "";
+  return startest::checkPredecessors(g.n, g.arcs, s, r.dist, r.pred);
 }
 
 // Tree edges printed by the MST drivers: a total, then "tail head weight" lines.
@@ -360,17 +291,7 @@ Tree parseTree(const std::string& text) {
   return t;
 }
 
-struct UnionFind {
-  std::vector<int> parent;
-  explicit UnionFind(int n) : parent(n + 1) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int x) { return parent[x] == x ? x : parent[x] = find(parent[x]); }
-  bool join(int a, int b) {
-    a = find(a), b = find(b);
-    if (a == b) return false;
-    parent[a] = b;
-    return true;
-  }
-};
+using startest::UnionFind;
 
 // The chosen edges are edges of g, sum to the total, and form a forest; with `root` > 0 they
 // span exactly root's component, otherwise every component.
@@ -402,26 +323,11 @@ std::string checkTree(const Graph& g, const Tree& t, int root) {
 
 // ------------------------------------------------------------------ fixture
 
-class StdlibGraphs : public ::testing::Test {
+class StdlibGraphs : public startest::StdlibOracleTest {
  protected:
-  startest::Compiled compile(const std::string& source, const std::string& name) {
-    startest::Compiled c = startest::compileWithStdlib(dir, source, name, true);
-    EXPECT_TRUE(c.ok) << c.diagnostics;
-    return c;
-  }
-
-  std::string run(const startest::Compiled& c, std::vector<std::string> args) {
-    startest::Vm vm;
-    startest::RunResult r = vm.run(c.module, std::move(args));
-    EXPECT_FALSE(r.error) << *r.error;
-    return r.output;
-  }
-
   std::string signFile(const Graph& g) {
     return hasNegative(g) ? dir.write("graph.sign", signs(g)) : std::string("-");
   }
-
-  startest::TempDir dir;
 };
 
 TEST_F(StdlibGraphs, DijkstraMatchesBgl) {
@@ -437,7 +343,7 @@ TEST_F(StdlibGraphs, DijkstraMatchesBgl) {
     std::istringstream in(out);
     SingleSource got;
     ASSERT_TRUE(parseSingleSource(in, c.n, got)) << out;
-    std::vector<long> want = bglDijkstra(g, s);
+    std::vector<long> want = startest::bglDijkstra(g.n, g.arcs, s);
     EXPECT_EQ(got.dist, want) << out;
     std::string bad = checkPredecessors(g, s, got);
     EXPECT_EQ(bad, "") << out;
@@ -528,27 +434,9 @@ TEST_F(StdlibGraphs, FloydMatchesBgl) {
   EXPECT_GE(negativeNoCycle, 30);
 }
 
-// Undirected graphs: each edge once in a random direction, both directions as road graphs list
-// them, or a symmetric Matrix Market file (the loader adds the reverse arcs).
-std::string undirectedFile(const startest::TempDir& dir, const Graph& g, std::uint64_t seed) {
-  switch (seed % 3) {
-    case 0:
-      return dir.write("graph.gr", dimacs(g));
-    case 1: {
-      Graph both = g;
-      for (const Arc& a : g.arcs)
-        if (a.u != a.v) both.arcs.push_back({a.v, a.u, a.w});
-      return dir.write("graph.gr", dimacs(both));
-    }
-    default: {
-      std::string s = "%%MatrixMarket matrix coordinate integer symmetric\n% test\n" + std::to_string(g.n) +
-                      " " + std::to_string(g.n) + " " + std::to_string(g.arcs.size()) + "\n";
-      for (const Arc& a : g.arcs)
-        s += std::to_string(a.u) + " " + std::to_string(a.v) + " " + std::to_string(a.w) + "\n";
-      return dir.write("graph.mtx", s);
-    }
-  }
-}
+// The undirected graphs below go to Star as files in one of three forms, by the seed (see
+// startest::undirectedFile): each edge once in a random direction, both directions as road graphs
+// list them, or a symmetric Matrix Market file (the loader adds the reverse arcs).
 
 TEST_F(StdlibGraphs, PrimMatchesBgl) {
   startest::Compiled driver = compile(kPrimDriver, "prim.star");
@@ -559,7 +447,8 @@ TEST_F(StdlibGraphs, PrimMatchesBgl) {
     Graph g = randomGraph(c);
     std::mt19937 rng(static_cast<unsigned>(c.seed));
     int root = std::uniform_int_distribution<int>(1, c.n)(rng);
-    std::string out = run(driver, {undirectedFile(dir, g, c.seed), std::to_string(root)});
+    std::string out =
+        run(driver, {undirectedFile(dir, g, static_cast<int>(c.seed % 3)), std::to_string(root)});
     Tree t = parseTree(out);
     EXPECT_EQ(t.total, bglPrim(g, root)) << out;
     EXPECT_EQ(checkTree(g, t, root), "") << out;
@@ -577,7 +466,7 @@ TEST_F(StdlibGraphs, KruskalMatchesBgl) {
   for (const Case& c : cases(17000, 220, 100, 0.0)) {
     SCOPED_TRACE(describe(c));
     Graph g = randomGraph(c);
-    std::string out = run(driver, {undirectedFile(dir, g, c.seed)});
+    std::string out = run(driver, {undirectedFile(dir, g, static_cast<int>(c.seed % 3))});
     Tree t = parseTree(out);
     EXPECT_EQ(t.total, bglKruskal(g)) << out;
     EXPECT_EQ(checkTree(g, t, 0), "") << out;
@@ -635,7 +524,7 @@ TEST_F(StdlibGraphs, PrimAndKruskalAgreeOnConnectedGraphs) {
       g.arcs.push_back({std::uniform_int_distribution<int>(1, v - 1)(rng), v, static_cast<long>(rng() % 20)});
     for (int i = 0; i < 15; ++i)
       g.arcs.push_back({static_cast<int>(rng() % 12) + 1, static_cast<int>(rng() % 12) + 1, static_cast<long>(rng() % 20)});
-    std::string file = undirectedFile(dir, g, seed);
+    std::string file = undirectedFile(dir, g, static_cast<int>(seed % 3));
     long want = parseTree(run(kruskal, {file})).total;
     EXPECT_EQ(want, bglKruskal(g));
     for (int root = 1; root <= 12; ++root) EXPECT_EQ(parseTree(run(prim, {file, std::to_string(root)})).total, want);

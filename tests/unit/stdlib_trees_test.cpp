@@ -16,16 +16,6 @@
 // Fixed seeds; the whole suite runs in well under a minute on one core.
 #include <gtest/gtest.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/kruskal_min_spanning_tree.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -40,73 +30,17 @@
 #include <tuple>
 #include <vector>
 
-#include "tests/unit/support/StarTestUtil.h"
+#include "tests/unit/support/GraphOracle.h"
 
 namespace star {
 namespace {
 
-struct Arc {
-  int u, v;  // 1-based
-  long w;
-};
-
-struct Graph {
-  int n = 0;
-  std::vector<Arc> arcs;
-};
-
-int bitsOf(long x) {
-  int k = 1;
-  while (x >= 2) x /= 2, ++k;
-  return k;
-}
-
-// ------------------------------------------------------------------ files
-
-std::string dimacs(const Graph& g) {
-  std::string s = "c random test graph\np sp " + std::to_string(g.n) + " " + std::to_string(g.arcs.size()) + "\n";
-  for (const Arc& a : g.arcs)
-    s += "a " + std::to_string(a.u) + " " + std::to_string(a.v) + " " + std::to_string(a.w) + "\n";
-  return s;
-}
-
-// An undirected graph as a file, in one of three forms (by `form`): each edge once (DIMACS), both
-// directions (DIMACS, as road graphs), or a symmetric Matrix Market file. `rows` := the rows of
-// the edge list LOADEDGES makes of it, in order (parallel copies included).
-std::string undirectedFile(const startest::TempDir& dir, const Graph& g, int form, std::vector<Arc>& rows) {
-  rows.clear();
-  if (form == 0) {
-    rows = g.arcs;
-    return dir.write("graph.gr", dimacs(g));
-  }
-  if (form == 1) {
-    Graph both = g;
-    for (const Arc& a : g.arcs)
-      if (a.u != a.v) both.arcs.push_back({a.v, a.u, a.w});
-    rows = both.arcs;
-    return dir.write("graph.gr", dimacs(both));
-  }
-  std::string s = "%%MatrixMarket matrix coordinate integer symmetric\n% test\n" + std::to_string(g.n) + " " +
-                  std::to_string(g.n) + " " + std::to_string(g.arcs.size()) + "\n";
-  for (const Arc& a : g.arcs) {
-    s += std::to_string(a.u) + " " + std::to_string(a.v) + " " + std::to_string(a.w) + "\n";
-    rows.push_back(a);
-    if (a.u != a.v) rows.push_back({a.v, a.u, a.w});
-  }
-  return dir.write("graph.mtx", s);
-}
-
-struct UnionFind {
-  std::vector<int> parent;
-  explicit UnionFind(int n) : parent(n + 1) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int x) { return parent[x] == x ? x : parent[x] = find(parent[x]); }
-  bool join(int a, int b) {
-    a = find(a), b = find(b);
-    if (a == b) return false;
-    parent[a] = b;
-    return true;
-  }
-};
+using startest::Arc;
+using startest::bitsOf;
+using startest::dimacs;
+using startest::Graph;
+using startest::undirectedFile;  // `rows` := the rows of the edge list LOADEDGES makes of the file
+using startest::UnionFind;
 
 // Chosen rows printed by the drivers: "row tail head weight".
 struct Chosen {
@@ -116,15 +50,18 @@ struct Chosen {
 
 // ------------------------------------------------------------------ Star side
 
-// Args: graph, n, root. Prints "total LEN(B) NUMB(B)", then the chosen rows.
-const char* kEdmondsDriver = R"(program EdmondsDriver;
+// A driver for a routine that chooses rows of E. Args: graph, n, r, then the routine's own;
+// `call` computes `total` and the slice B of the chosen rows from E, n and r. Prints
+// "total LEN(B) NUMB(B)", then the chosen rows.
+std::string chosenRowsDriver(const std::string& name, const std::string& call) {
+  return "program " + name + R"(;
 uses trees;
 var E: table; B: slice; vb, wb, n, r, ei, total: integer;
 begin
   LOADEDGES(E, ParamStr(1), vb, wb);
   n := StrToInt(ParamStr(2));
   r := StrToInt(ParamStr(3));
-  total := EDMONDS(E, vb, wb, n, r, B);
+  total := )" + call + R"(;
   writeln(total, ' ', LEN(B), ' ', NUMB(B));
   ei := STEP(B);
   while ei > 0 do
@@ -134,26 +71,14 @@ begin
   end
 end.
 )";
+}
 
-// Args: graph, n, r, k, exact (0 or 1). Prints "total LEN(T) NUMB(T)", then the chosen rows.
-const char* kGabowDriver = R"(program GabowDriver;
-uses trees;
-var E: table; T: slice; vb, wb, n, r, k, ei, total: integer;
-begin
-  LOADEDGES(E, ParamStr(1), vb, wb);
-  n := StrToInt(ParamStr(2));
-  r := StrToInt(ParamStr(3));
-  k := StrToInt(ParamStr(4));
-  total := GABOW(E, vb, wb, n, r, k, ParamStr(5) = '1', T);
-  writeln(total, ' ', LEN(T), ' ', NUMB(T));
-  ei := STEP(T);
-  while ei > 0 do
-  begin
-    writeln(ei, ' ', GR_FIELD(E, ei, 1, vb), ' ', GR_FIELD(E, ei, vb + 1, vb), ' ', GR_FIELD(E, ei, 2 * vb + 1, wb));
-    ei := STEP(T)
-  end
-end.
-)";
+// Args: graph, n, root.
+const std::string kEdmondsDriver = chosenRowsDriver("EdmondsDriver", "EDMONDS(E, vb, wb, n, r, B)");
+
+// Args: graph, n, r, k, exact (0 or 1).
+const std::string kGabowDriver = chosenRowsDriver(
+    "GabowDriver", "GABOW(E, vb, wb, n, r, StrToInt(ParamStr(4)), ParamStr(5) = '1', B)");
 
 // Args: graph, n, updates file, nvb, nwb, 'prim' or 'kruskal'. After the first tree and after
 // each update prints "= weight NUMB(T) LEN(T) ROWS(P)", a line "t row tail head weight" per tree
@@ -501,23 +426,33 @@ std::string checkDegreeTree(int n, int r, int k, bool exact, const std::vector<A
   return "";
 }
 
+// c's random graph and then, drawn from `rng`, 0..maxExtra more edges at the root c.root (to
+// random vertices, weights 0..maxExtraWeight): GABOW's graphs.
+Graph withEdgesAtRoot(const Case& c, int maxExtra, long maxExtraWeight, std::mt19937_64& rng) {
+  Graph g = randomGraph(c);
+  int extra = std::uniform_int_distribution<int>(0, maxExtra)(rng);
+  for (int i = 0; i < extra; ++i)
+    g.arcs.push_back({c.root, std::uniform_int_distribution<int>(1, c.n)(rng),
+                      std::uniform_int_distribution<long>(0, maxExtraWeight)(rng)});
+  return g;
+}
+
 // ------------------------------------------------------------------ fixture
 
-class StdlibTrees : public ::testing::Test {
+// The drivers run one after another on one interpreter.
+class StdlibTrees : public startest::StdlibOracleTest {
  protected:
-  startest::Compiled compile(const std::string& source, const std::string& name) {
-    startest::Compiled c = startest::compileWithStdlib(dir, source, name, true);
-    EXPECT_TRUE(c.ok) << c.diagnostics;
-    return c;
-  }
-
   std::string run(const startest::Compiled& c, std::vector<std::string> args) {
-    startest::RunResult r = vm.run(c.module, std::move(args));
-    EXPECT_FALSE(r.error) << *r.error;
-    return r.output;
+    return startest::runOutput(vm, c, std::move(args));
   }
 
-  startest::TempDir dir;
+  // GABOW's driver on c's graph `file`, r = c.root: r's degree at most k (exactly k when `exact`).
+  TreeOut runGabow(const startest::Compiled& driver, const std::string& file, const Case& c, int k,
+                   bool exact) {
+    return parseTreeOut(run(driver, {file, std::to_string(c.n), std::to_string(c.root),
+                                     std::to_string(k), exact ? "1" : "0"}));
+  }
+
   startest::Vm vm;
 };
 
@@ -571,12 +506,8 @@ TEST_F(StdlibTrees, GabowMatchesExhaustiveSearch) {
   std::mt19937_64 rng(4242);
   for (const Case& c : cases(41000, 250, 1, 7, 2.0)) {
     SCOPED_TRACE(describe(c));
-    Graph g = randomGraph(c);
     // Light edges at r, so that the minimum spanning tree often wants r's degree high.
-    int extra = std::uniform_int_distribution<int>(0, 3)(rng);
-    for (int i = 0; i < extra; ++i)
-      g.arcs.push_back({c.root, std::uniform_int_distribution<int>(1, c.n)(rng),
-                        std::uniform_int_distribution<long>(0, c.maxWeight / 3)(rng)});
+    Graph g = withEdgesAtRoot(c, 3, c.maxWeight / 3, rng);
     std::vector<Arc> rows;
     std::string file = undirectedFile(dir, g, static_cast<int>(c.seed % 3), rows);
     if (rows.size() > 24) continue;  // keeps the enumeration small
@@ -586,7 +517,7 @@ TEST_F(StdlibTrees, GabowMatchesExhaustiveSearch) {
       bool exact = rep == 1;
       int k = std::uniform_int_distribution<int>(0, std::min(c.n, 4))(rng);
       SCOPED_TRACE("k = " + std::to_string(k) + (exact ? " exactly" : " at most"));
-      TreeOut t = parseTreeOut(run(driver, {file, std::to_string(c.n), std::to_string(c.root), std::to_string(k), exact ? "1" : "0"}));
+      TreeOut t = runGabow(driver, file, c, k, exact);
       long want = fromByDegree(W, k, exact);
       EXPECT_EQ(t.total, want);
       EXPECT_EQ(t.len, static_cast<int>(rows.size()));
@@ -621,19 +552,15 @@ TEST_F(StdlibTrees, GabowMatchesLagrangianReference) {
     Case c = c0;
     c.spanning = c.seed % 4 != 0;  // mostly connected
     SCOPED_TRACE(describe(c));
-    Graph g = randomGraph(c);
     // More edges at r, so that its degree has room to move.
-    int extra = std::uniform_int_distribution<int>(0, c.n / 2)(rng);
-    for (int i = 0; i < extra; ++i)
-      g.arcs.push_back({c.root, std::uniform_int_distribution<int>(1, c.n)(rng),
-                        std::uniform_int_distribution<long>(0, c.maxWeight)(rng)});
+    Graph g = withEdgesAtRoot(c, c.n / 2, c.maxWeight, rng);
     std::vector<Arc> rows;
     std::string file = undirectedFile(dir, g, static_cast<int>(c.seed % 3), rows);
     for (int rep = 0; rep < 2; ++rep) {
       bool exact = rep == 1;
       int k = std::uniform_int_distribution<int>(0, 8)(rng);
       SCOPED_TRACE("k = " + std::to_string(k) + (exact ? " exactly" : " at most"));
-      TreeOut t = parseTreeOut(run(driver, {file, std::to_string(c.n), std::to_string(c.root), std::to_string(k), exact ? "1" : "0"}));
+      TreeOut t = runGabow(driver, file, c, k, exact);
       long want = lagrangian(c.n, c.root, rows, k, exact);
       EXPECT_EQ(t.total, want);
       if (want < 0) {
@@ -668,16 +595,10 @@ struct DynGraph {
 };
 
 long boostKruskal(const DynGraph& g, int maxCode) {
-  using Undirected = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
-                                           boost::property<boost::edge_weight_t, long>>;
-  Undirected ug(static_cast<std::size_t>(maxCode + 1));
+  startest::Undirected ug(static_cast<std::size_t>(maxCode + 1));
   for (auto& [u, v, w] : g.edges)
     if (u != v) boost::add_edge(u, v, w, ug);
-  std::vector<Undirected::edge_descriptor> tree;
-  boost::kruskal_minimum_spanning_tree(ug, std::back_inserter(tree));
-  long total = 0;
-  for (auto& e : tree) total += boost::get(boost::edge_weight, ug, e);
-  return total;
+  return startest::bglKruskalWeight(ug);
 }
 
 struct DynState {

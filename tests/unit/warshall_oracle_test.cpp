@@ -4,10 +4,6 @@
 // CPU backend, and their printed closures are compared bit for bit with BGL's.
 #include <gtest/gtest.h>
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/graph_traits.hpp>
-#include <boost/graph/transitive_closure.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -15,50 +11,22 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/support/StarTestUtil.h"
+#include "tests/unit/support/GraphOracle.h"
 #include "vm/io/TableText.h"
 
 namespace star {
 namespace {
 
-using Matrix = std::vector<std::vector<bool>>;  // m[i][j]: arc (or path) i -> j, 0-based
+using startest::Matrix;  // m[i][j]: arc (or path) i -> j, 0-based
+using startest::tableText;
 
-std::string toTableText(const Matrix& m) {
-  std::string s;
-  for (auto& row : m) {
-    for (bool b : row) s += b ? '1' : '0';
-    s += '\n';
-  }
-  return s;
-}
-
-// BGL's transitive closure of the digraph `adj`.
-//
-// The diagonal: boost/graph/transitive_closure.hpp (Boost 1.74, the one installed here) puts
-// the loop (u, u) into the closure exactly when u's strongly connected component has more than
-// one vertex, or when the input graph has the loop u -> u ("Find loopbacks in the original
-// graph" at the end of the algorithm). Both mean that u lies on a cycle, which is precisely
-// when Warshall's listings set P(u, u) = 1. A Boost without the loopback pass would drop an
-// input self-loop on a vertex that is its own component; OR-ing the input diagonal into the
-// expectation covers that (for this Boost it changes nothing), and DiagonalSemantics below
-// checks the rule itself against a breadth-first search.
+// BGL's transitive closure of the digraph `adj`, with the diagonal rule startest::bglClosure
+// describes (DiagonalSemantics below checks the rule itself against a breadth-first search); its
+// closure graph has vertex i of adj as vertex i.
 Matrix bglClosure(const Matrix& adj) {
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  const std::size_t n = adj.size();
-  Graph g(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      if (adj[i][j]) boost::add_edge(i, j, g);
-  Graph tc;
-  boost::transitive_closure(g, tc);
-  // The closure's vertices are added in the order of g's vertices, so vertex i of tc is
-  // vertex i of g (vecS: descriptors are indices 0..n-1).
-  Matrix out(n, std::vector<bool>(n, false));
-  EXPECT_EQ(boost::num_vertices(tc), n);
-  for (auto [e, end] = boost::edges(tc); e != end; ++e)
-    out[boost::source(*e, tc)][boost::target(*e, tc)] = true;
-  for (std::size_t i = 0; i < n; ++i)
-    if (adj[i][i]) out[i][i] = true;  // see above
+  std::size_t closureVertices = 0;
+  Matrix out = startest::bglClosure(adj, &closureVertices);
+  EXPECT_EQ(closureVertices, adj.size());
   return out;
 }
 
@@ -179,8 +147,7 @@ TEST_F(WarshallOracle, DiagonalSemantics) {
   EXPECT_TRUE(bgl[3][2]);
   EXPECT_EQ(bgl, bfsClosure(adj));
   // Without the OR-ed input diagonal too: this Boost keeps the loop of a one-vertex component.
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  Graph g(1), tc;
+  startest::Digraph g(1), tc;
   boost::add_edge(0, 0, g);
   boost::transitive_closure(g, tc);
   EXPECT_TRUE(boost::edge(0, 0, tc).second);
@@ -197,7 +164,7 @@ TEST_F(WarshallOracle, BothListingsMatchBglOnRandomDigraphs) {
     SCOPED_TRACE("n = " + std::to_string(c.n) + ", density " + std::to_string(c.density) +
                  ", seed " + std::to_string(c.seed));
     Matrix adj = randomDigraph(c);
-    const std::string table = dir.write("graph.txt", toTableText(adj));
+    const std::string table = dir.write("graph.txt", tableText(adj));
     Matrix want = bglClosure(adj);
     Matrix bfs = bfsClosure(adj);
     ASSERT_EQ(want, bfs) << "the two oracles disagree";
