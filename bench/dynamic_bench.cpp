@@ -24,7 +24,8 @@
 //        KRUSKAL from scratch on the final E does, and BGL's kruskal_minimum_spanning_tree.
 //  * EDMONDS on a random digraph of --vertices vertices (a random arborescence from vertex 1
 //    plus random arcs, about --degree per vertex, weights 1..100, rows shuffled) against a C++
-//    Chu-Liu/Edmonds (the O(VE) contraction algorithm, as tests/unit/stdlib_trees_test.cpp's);
+//    Chu-Liu/Edmonds (the O(VE) contraction algorithm, tests/unit/support/GraphReference.h's,
+//    which tests/unit/stdlib_trees_test.cpp checks EDMONDS against too);
 //    GABOW (degree of vertex 1 at most k, and exactly k) on a random connected undirected graph
 //    (a random spanning tree plus random edges, plus 30 more edges at vertex 1) against a
 //    Lagrangian reference: BGL's kruskal_minimum_spanning_tree with the edges at vertex 1
@@ -43,16 +44,6 @@
 //          (defaults: 10000 vertices, closure as many as --vertices, 100, 4.5, all, host on the
 //          CPU / device on the GPU, natives on, every problem, seed 20261127). At the defaults
 //          the whole run takes about 15 s on one core of this project's development machine.
-
-// GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
-// boost::optional in adj_list_edge_iterator); it says nothing about this file.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
-#include <boost/graph/kruskal_min_spanning_tree.hpp>
-#include <boost/graph/strong_components.hpp>
-#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <chrono>
@@ -76,20 +67,16 @@
 #include <unistd.h>
 
 #include "bench/BenchUtil.h"
+#include "bench/GraphBench.h"  // BGL (its warning silenced), Chu-Liu/Edmonds and the shared helpers
 #include "core/BitLayout.h"
-#include "frontend/driver/Compilation.h"
-#include "runtime-cpu/CpuBackend.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/io/GraphFiles.h"
-#ifdef STAR_HAVE_CUDA
-#include "runtime-cuda/CudaBackend.h"
-#endif
 
 using namespace star;
+using namespace star::bench;  // GraphBench.h's helpers, BGL's graph types, kInf
 
 namespace {
 
-constexpr long kInf = std::numeric_limits<long>::max();
 constexpr std::int64_t kMaxWeight = 100;  // weights 1..kMaxWeight everywhere
 constexpr int kExtraAtRoot = 30;          // GABOW's graph: more edges at vertex 1
 
@@ -141,13 +128,6 @@ struct Options {
 
 // ------------------------------------------------------------------ the VM
 
-std::unique_ptr<Backend> makeBackend(const std::string& name) {
-#ifdef STAR_HAVE_CUDA
-  if (name == "cuda") return makeCudaBackend();
-#endif
-  return makeCpuBackend();
-}
-
 // Whether the CUDA backend can run here; when not, *why says why.
 bool cudaUsable(std::string* why) {
 #ifdef STAR_HAVE_CUDA
@@ -175,18 +155,14 @@ class Session {
   }
   Backend& backend() { return *backend_; }
 
-  std::uint32_t index(const std::string& name) const {
-    for (std::uint32_t i = 0; i < m_.globals.size(); ++i) {
-      std::string g = m_.globals[i].name;
-      std::transform(g.begin(), g.end(), g.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (g == name) return i;
-    }
-    std::fprintf(stderr, "the driver has no global %s\n", name.c_str());
-    std::exit(1);
-  }
+  std::uint32_t index(const std::string& name) const { return globalIndex(m_, name); }
   void setInt(const std::string& name, std::int64_t x) { vm_.globals()[index(name)].i = x; }
   std::int64_t getInt(const std::string& name) { return vm_.globals()[index(name)].i; }
+  // The arc an update inserts or deletes: u -> v.
+  void setArc(std::uint64_t u, std::uint64_t v) {
+    setInt("u", static_cast<std::int64_t>(u));
+    setInt("v", static_cast<std::int64_t>(v));
+  }
   Handle handle(const std::string& name) {
     return static_cast<Handle>(vm_.globals()[index(name)].u);
   }
@@ -249,6 +225,22 @@ TableData edgeTable(std::uint64_t n, const std::vector<Arc>& arcs, std::uint64_t
   return edgeListTable(g, vb, wb, "dynamic_bench");
 }
 
+// The driver's table `table` := the edge list of the rows, its field widths in the globals
+// `prefix`vb and `prefix`wb, and n := n.
+void loadEdges(Session& s, const std::string& table, const std::string& prefix, std::uint64_t n,
+               const std::vector<Arc>& rows) {
+  std::uint64_t vb = 0, wb = 0;
+  s.writeTable(table, edgeTable(n, rows, vb, wb));
+  s.setInt(prefix + "vb", static_cast<std::int64_t>(vb));
+  s.setInt(prefix + "wb", static_cast<std::int64_t>(wb));
+  s.setInt("n", static_cast<std::int64_t>(n));
+}
+
+// The arcs about --degree a vertex (divided by `per`: 2 for undirected edges) make on n vertices.
+std::uint64_t arcCount(double degree, std::uint64_t n, double per = 1) {
+  return static_cast<std::uint64_t>(degree * static_cast<double>(n) / per);
+}
+
 // m random arcs u -> v, u != v, weights 1..kMaxWeight (parallel arcs possible).
 std::vector<Arc> randomArcs(std::uint64_t n, std::uint64_t m, std::mt19937_64& rng) {
   std::uniform_int_distribution<std::uint64_t> pick(1, n);
@@ -276,12 +268,23 @@ std::vector<Arc> randomTree(std::uint64_t n, std::mt19937_64& rng) {
   return arcs;
 }
 
-using Directed =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, long>>;
-using Undirected =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, long>>;
+// A random tree (randomTree) plus random arcs, m rows in all (or the tree's n - 1 when more).
+std::vector<Arc> treePlusArcs(std::uint64_t n, std::uint64_t m, std::mt19937_64& rng) {
+  std::vector<Arc> rows = randomTree(n, rng);
+  m = std::max<std::uint64_t>(rows.size(), m);
+  for (const Arc& a : randomArcs(n, m - rows.size(), rng)) rows.push_back(a);
+  return rows;
+}
+
+// Removes a random one of the arcs (the last takes its place) and returns it.
+Arc takeRandom(std::vector<Arc>& arcs, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::size_t> which(0, arcs.size() - 1);
+  const std::size_t j = which(rng);
+  const Arc a = arcs[j];
+  arcs[j] = arcs.back();
+  arcs.pop_back();
+  return a;
+}
 
 // ------------------------------------------------------------------ host references
 
@@ -357,51 +360,6 @@ long bglForestWeight(std::uint64_t n, const std::vector<Arc>& edges) {
   long sum = 0;
   for (const auto& e : tree) sum += weight[e];
   return sum;
-}
-
-// Chu-Liu/Edmonds (as tests/unit/stdlib_trees_test.cpp's): the weight of a minimum spanning
-// arborescence rooted at `root` (0-based), -1 when there is none. Repeatedly: the cheapest arc
-// into each vertex; no cycle among them: done; otherwise contract every cycle, reduce the arcs
-// entering it by the arc they would replace, and go on with the contracted graph.
-struct RefArc {
-  int u, v;
-  long w;
-};
-long chuLiuEdmonds(int n, int root, std::vector<RefArc> arcs) {
-  long result = 0;
-  while (true) {
-    std::vector<long> in(n, kInf);
-    std::vector<int> pre(n, -1);
-    for (const RefArc& a : arcs)
-      if (a.u != a.v && a.w < in[a.v]) in[a.v] = a.w, pre[a.v] = a.u;
-    for (int v = 0; v < n; ++v)
-      if (v != root && in[v] == kInf) return -1;
-    int count = 0;
-    std::vector<int> id(n, -1), seen(n, -1);
-    in[root] = 0;
-    for (int v = 0; v < n; ++v) {
-      result += in[v];
-      int x = v;
-      while (seen[x] != v && id[x] == -1 && x != root) seen[x] = v, x = pre[x];
-      if (x != root && id[x] == -1) {
-        for (int y = pre[x]; y != x; y = pre[y]) id[y] = count;
-        id[x] = count++;
-      }
-    }
-    if (count == 0) break;
-    for (int v = 0; v < n; ++v)
-      if (id[v] == -1) id[v] = count++;
-    std::vector<RefArc> next;
-    next.reserve(arcs.size());
-    for (const RefArc& a : arcs) {
-      const int u = id[a.u], v = id[a.v];
-      if (u != v) next.push_back({u, v, a.w - in[a.v]});
-    }
-    arcs = std::move(next);
-    n = count;
-    root = id[root];
-  }
-  return result;
 }
 
 struct UnionFind {
@@ -505,17 +463,6 @@ class Lagrangian {
 
 // ------------------------------------------------------------------ reading the Star state
 
-// Field first..first+b-1 of row `row` of a table read column by column (wpc words a column), in
-// excess code with all ones = unreachable, as DIJKSTRA keeps D.
-long distanceField(const std::vector<std::uint64_t>& words, std::uint64_t wpc, std::uint64_t row,
-                   std::uint64_t first, std::uint64_t b) {
-  std::uint64_t x = 0;
-  for (std::uint64_t j = first; j < first + b; ++j)
-    x = (x << 1) | ((words[j * wpc + row / 64] >> (row % 64)) & 1);
-  const std::uint64_t excess = std::uint64_t{1} << (b - 1);
-  return x == (excess << 1) - 1 ? kInf : static_cast<long>(x) - static_cast<long>(excess);
-}
-
 std::vector<long> starDistances(Session& s, const std::string& name, std::uint64_t n) {
   const std::uint64_t b = s.cols(name), wpc = wordsForBits(n);
   const std::vector<std::uint64_t> words = s.readTable(name);
@@ -544,18 +491,6 @@ bool sameOnes(std::vector<std::uint64_t> a, std::vector<std::uint64_t> b) {
 
 // ------------------------------------------------------------------ reporting
 
-std::string fixed(double x, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
-
-std::string sig3(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
-
 std::string ms(double seconds) {
   return seconds >= 0.1 ? fixed(seconds * 1e3, 0) : seconds >= 0.001 ? fixed(seconds * 1e3, 2)
                                                                       : fixed(seconds * 1e3, 3);
@@ -568,6 +503,20 @@ std::string withCommas(std::uint64_t x) {
     out += s[i];
   }
   return out;
+}
+
+// "N vertices, M arcs" (or edges), as the tables describe a graph.
+std::string graphText(std::uint64_t n, std::uint64_t m, const char* arcs) {
+  return withCommas(n) + " vertices, " + withCommas(m) + " " + arcs;
+}
+
+// f()'s result; the seconds it took in `seconds`.
+template <class F>
+auto timed(double& seconds, F f) {
+  const auto start = std::chrono::steady_clock::now();
+  auto result = f();
+  seconds = bench::secondsSince(start);
+  return result;
 }
 
 struct Distribution {
@@ -601,8 +550,8 @@ struct StaticRow {
   std::string problem, graph, procedure;
   double first = -1, last = -1;  // on the first graph, on the final graph
   double peer = -1;              // BGL from scratch, on the final graph (-1: none)
-  std::string peerName;
-  std::string note;
+  std::string peerName{};  // {}: the problems brace-initialise the first three fields
+  std::string note{};
 };
 
 struct UpdateRow {
@@ -612,7 +561,7 @@ struct UpdateRow {
 };
 
 struct TreeRow {
-  std::string procedure, graph, reference, weight;
+  std::string procedure, graph, reference, weight{};
   double star = -1, ref = -1;
   bool agree = false;
 };
@@ -627,6 +576,14 @@ struct Report {
     std::fflush(stdout);
     mismatch = true;
   }
+  // A dynamic problem's rows: its static procedure, then its insertions and deletions, measured
+  // against the faster static run.
+  void addDynamic(const StaticRow& st, UpdateRow ins, UpdateRow del) {
+    ins.recompute = del.recompute = std::min(st.first, st.last);
+    statics.push_back(st);
+    updates.push_back(std::move(ins));
+    updates.push_back(std::move(del));
+  }
 };
 
 // ------------------------------------------------------------------ the problems
@@ -637,7 +594,7 @@ void closureProblem(Session& s, const Options& o, Report& rep) {
   std::vector<Arc> arcs;
   std::unordered_set<std::uint64_t> present;
   const auto key = [&](std::uint64_t u, std::uint64_t v) { return (u - 1) * n + (v - 1); };
-  for (const Arc& a : randomArcs(n, static_cast<std::uint64_t>(o.degree * static_cast<double>(n)), rng))
+  for (const Arc& a : randomArcs(n, arcCount(o.degree, n), rng))
     if (present.insert(key(a.u, a.v)).second) arcs.push_back(a);
   const std::uint64_t firstArcs = arcs.size();
   {
@@ -647,10 +604,8 @@ void closureProblem(Session& s, const Options& o, Report& rep) {
     s.writeTable("a", adjacencyTable(g));
   }
   s.call(kCopyC);
-  StaticRow st;
-  st.problem = "closure";
-  st.graph = withCommas(n) + " vertices, " + withCommas(firstArcs) + " arcs";
-  st.procedure = o.natives ? "CLOSURE (native)" : "CLOSURE (Star body)";
+  StaticRow st{"closure", graphText(n, firstArcs, "arcs"),
+               o.natives ? "CLOSURE (native)" : "CLOSURE (Star body)"};
   st.first = s.call(kClosure);
   std::uint64_t ones = 0;
   for (std::uint64_t w : s.readTable("c")) ones += static_cast<std::uint64_t>(__builtin_popcountll(w));
@@ -664,15 +619,10 @@ void closureProblem(Session& s, const Options& o, Report& rep) {
   for (std::uint64_t i = 0; i < 2 * o.updates; ++i) {
     const bool deletion = i % 2 == 0;
     if (deletion) {
-      std::uniform_int_distribution<std::size_t> which(0, arcs.size() - 1);
-      const std::size_t j = which(rng);
-      const Arc a = arcs[j];
+      const Arc a = takeRandom(arcs, rng);
       lastDeleted = a;
-      arcs[j] = arcs.back();
-      arcs.pop_back();
       present.erase(key(a.u, a.v));
-      s.setInt("u", static_cast<std::int64_t>(a.u));
-      s.setInt("v", static_cast<std::int64_t>(a.v));
+      s.setArc(a.u, a.v);
       del.d.seconds.push_back(s.call(kClosureDelete));
     } else {
       std::uint64_t u, v;
@@ -680,8 +630,7 @@ void closureProblem(Session& s, const Options& o, Report& rep) {
       while (u == v || present.count(key(u, v)));
       arcs.push_back({u, v, 1});
       present.insert(key(u, v));
-      s.setInt("u", static_cast<std::int64_t>(u));
-      s.setInt("v", static_cast<std::int64_t>(v));
+      s.setArc(u, v);
       ins.d.seconds.push_back(s.call(kClosureInsert));
     }
     std::vector<std::uint64_t> after = s.readTable("c");
@@ -711,32 +660,20 @@ void closureProblem(Session& s, const Options& o, Report& rep) {
   st.last = s.call(kClosure2);
   const std::vector<std::uint64_t> fresh = s.readTable("c2");
   if (before != fresh) rep.differs("closure: the maintained C is not CLOSURE's from scratch");
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<std::uint64_t> host = hostClosure(n, arcs);
-  st.peer = bench::secondsSince(t0);
+  const std::vector<std::uint64_t> host = timed(st.peer, [&] { return hostClosure(n, arcs); });
   st.peerName = "host SCC closure";
   if (fresh != host) rep.differs("closure: CLOSURE from scratch is not the host's closure");
-  ins.recompute = del.recompute = std::min(st.first, st.last);
-  rep.statics.push_back(st);
-  rep.updates.push_back(std::move(ins));
-  rep.updates.push_back(std::move(del));
+  rep.addDynamic(st, std::move(ins), std::move(del));
 }
 
 void ssspProblem(Session& s, const Options& o, Report& rep) {
   const std::uint64_t n = o.vertices, source = 1;
   std::mt19937_64 rng(o.seed + 2);
   std::vector<Arc> rows =
-      randomArcs(n, static_cast<std::uint64_t>(o.degree * static_cast<double>(n)), rng);
-  std::uint64_t vb = 0, wb = 0;
-  s.writeTable("e", edgeTable(n, rows, vb, wb));
-  s.setInt("vb", static_cast<std::int64_t>(vb));
-  s.setInt("wb", static_cast<std::int64_t>(wb));
-  s.setInt("n", static_cast<std::int64_t>(n));
+      randomArcs(n, arcCount(o.degree, n), rng);
+  loadEdges(s, "e", "", n, rows);
   s.setInt("s", static_cast<std::int64_t>(source));
-  StaticRow st;
-  st.problem = "sssp";
-  st.graph = withCommas(n) + " vertices, " + withCommas(rows.size()) + " arcs";
-  st.procedure = "DIJKSTRA";
+  StaticRow st{"sssp", graphText(n, rows.size(), "arcs"), "DIJKSTRA"};
   st.first = s.call(kDijkstra);
   std::fprintf(stderr, "sssp: DIJKSTRA %.3f s\n", st.first);
   {
@@ -759,8 +696,7 @@ void ssspProblem(Session& s, const Options& o, Report& rep) {
                                     [&](const Arc& x) { return x.u == a.u && x.v == a.v; });
       *top = rows.back();
       rows.pop_back();
-      s.setInt("u", static_cast<std::int64_t>(a.u));
-      s.setInt("v", static_cast<std::int64_t>(a.v));
+      s.setArc(a.u, a.v);
       del.d.seconds.push_back(s.call(kSsspDelete));
     } else {
       std::uint64_t u, v;
@@ -768,8 +704,7 @@ void ssspProblem(Session& s, const Options& o, Report& rep) {
       while (u == v);
       const std::int64_t w = weight(rng);
       rows.push_back({u, v, w});
-      s.setInt("u", static_cast<std::int64_t>(u));
-      s.setInt("v", static_cast<std::int64_t>(v));
+      s.setArc(u, v);
       s.setInt("w", w);
       ins.d.seconds.push_back(s.call(kSsspInsert));
     }
@@ -805,31 +740,19 @@ void ssspProblem(Session& s, const Options& o, Report& rep) {
   st.last = s.call(kDijkstra2);
   const std::vector<long> maintained = starDistances(s, "d", n), fresh = starDistances(s, "d2", n);
   if (maintained != fresh) rep.differs("sssp: the maintained distances are not DIJKSTRA's from scratch");
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<long> bgl = bglDistances(n, rows, source);
-  st.peer = bench::secondsSince(t0);
+  const std::vector<long> bgl = timed(st.peer, [&] { return bglDistances(n, rows, source); });
   st.peerName = "BGL dijkstra_shortest_paths (graph built)";
   if (fresh != bgl) rep.differs("sssp: DIJKSTRA from scratch is not BGL's");
-  ins.recompute = del.recompute = std::min(st.first, st.last);
-  rep.statics.push_back(st);
-  rep.updates.push_back(std::move(ins));
-  rep.updates.push_back(std::move(del));
+  rep.addDynamic(st, std::move(ins), std::move(del));
 }
 
 void mstProblem(Session& s, const Options& o, Report& rep) {
   const std::uint64_t n = o.vertices;
   std::mt19937_64 rng(o.seed + 3);
   std::vector<Arc> edges =
-      randomArcs(n, static_cast<std::uint64_t>(o.degree * static_cast<double>(n) / 2), rng);
-  std::uint64_t vb = 0, wb = 0;
-  s.writeTable("f", edgeTable(n, edges, vb, wb));
-  s.setInt("fvb", static_cast<std::int64_t>(vb));
-  s.setInt("fwb", static_cast<std::int64_t>(wb));
-  s.setInt("n", static_cast<std::int64_t>(n));
-  StaticRow st;
-  st.problem = "mst";
-  st.graph = withCommas(n) + " vertices, " + withCommas(edges.size()) + " edges";
-  st.procedure = "KRUSKAL";
+      randomArcs(n, arcCount(o.degree, n, 2), rng);
+  loadEdges(s, "f", "f", n, edges);
+  StaticRow st{"mst", graphText(n, edges.size(), "edges"), "KRUSKAL"};
   st.first = s.call(kKruskal);
   const double init = s.call(kDmstInit);
   std::fprintf(stderr, "mst: KRUSKAL %.3f s, DMST_INIT %.3f s\n", st.first, init);
@@ -843,19 +766,14 @@ void mstProblem(Session& s, const Options& o, Report& rep) {
     const bool deletion = i % 2 == 0;
     Arc a{};
     if (deletion) {
-      std::uniform_int_distribution<std::size_t> which(0, edges.size() - 1);
-      const std::size_t j = which(rng);
-      a = edges[j];
-      edges[j] = edges.back();
-      edges.pop_back();
+      a = takeRandom(edges, rng);
     } else {
       do a.u = pick(rng), a.v = pick(rng);
       while (a.u == a.v);
       a.w = weight(rng);
       edges.push_back(a);
     }
-    s.setInt("u", static_cast<std::int64_t>(a.u));
-    s.setInt("v", static_cast<std::int64_t>(a.v));
+    s.setArc(a.u, a.v);
     s.setInt("w", a.w);
     (deletion ? del : ins).d.seconds.push_back(s.call(deletion ? kDmstDelete : kDmstInsert));
     std::vector<std::uint64_t> after = s.readBits("t");
@@ -881,46 +799,31 @@ void mstProblem(Session& s, const Options& o, Report& rep) {
   if (maintained != fresh)
     rep.differs("mst: the maintained forest weighs " + std::to_string(maintained) +
                 ", KRUSKAL from scratch " + std::to_string(fresh));
-  const auto t0 = std::chrono::steady_clock::now();
-  const long bgl = bglForestWeight(n, edges);
-  st.peer = bench::secondsSince(t0);
+  const long bgl = timed(st.peer, [&] { return bglForestWeight(n, edges); });
   st.peerName = "BGL kruskal_minimum_spanning_tree (graph built)";
   if (fresh != bgl)
     rep.differs("mst: KRUSKAL from scratch weighs " + std::to_string(fresh) + ", BGL's forest " +
                 std::to_string(bgl));
-  ins.recompute = del.recompute = std::min(st.first, st.last);
-  rep.statics.push_back(st);
-  rep.updates.push_back(std::move(ins));
-  rep.updates.push_back(std::move(del));
+  rep.addDynamic(st, std::move(ins), std::move(del));
 }
 
 void edmondsProblem(Session& s, const Options& o, Report& rep) {
   const std::uint64_t n = o.vertices, root = 1;
   std::mt19937_64 rng(o.seed + 4);
-  std::vector<Arc> rows = randomTree(n, rng);
-  const std::uint64_t m = std::max<std::uint64_t>(
-      rows.size(), static_cast<std::uint64_t>(o.degree * static_cast<double>(n)));
-  for (const Arc& a : randomArcs(n, m - rows.size(), rng)) rows.push_back(a);
+  std::vector<Arc> rows = treePlusArcs(n, arcCount(o.degree, n), rng);
   std::shuffle(rows.begin(), rows.end(), rng);
-  std::uint64_t vb = 0, wb = 0;
-  s.writeTable("g", edgeTable(n, rows, vb, wb));
-  s.setInt("gvb", static_cast<std::int64_t>(vb));
-  s.setInt("gwb", static_cast<std::int64_t>(wb));
-  s.setInt("n", static_cast<std::int64_t>(n));
+  loadEdges(s, "g", "g", n, rows);
   s.setInt("r", static_cast<std::int64_t>(root));
-  TreeRow t;
-  t.procedure = "EDMONDS (root 1)";
-  t.graph = withCommas(n) + " vertices, " + withCommas(rows.size()) + " arcs";
-  t.reference = "C++ Chu-Liu/Edmonds, O(VE)";
+  TreeRow t{"EDMONDS (root 1)", graphText(n, rows.size(), "arcs"), "C++ Chu-Liu/Edmonds, O(VE)"};
   t.star = s.call(kEdmonds);
   const std::int64_t total = s.getInt("total");
   std::fprintf(stderr, "EDMONDS %.3f s\n", t.star);
-  std::vector<RefArc> ref;
+  std::vector<startest::Arc> ref;  // 0-based, for startest::chuLiuEdmonds
   for (const Arc& a : rows)
     ref.push_back({static_cast<int>(a.u - 1), static_cast<int>(a.v - 1), a.w});
-  const auto t0 = std::chrono::steady_clock::now();
-  const long expected = chuLiuEdmonds(static_cast<int>(n), static_cast<int>(root - 1), ref);
-  t.ref = bench::secondsSince(t0);
+  const long expected = timed(t.ref, [&] {
+    return startest::chuLiuEdmonds(static_cast<int>(n), static_cast<int>(root - 1), ref);
+  });
   // The chosen rows: n - 1 arcs, one into every vertex but the root, every vertex led back to
   // the root, weighing the result.
   const std::vector<std::uint64_t> chosen = setBits(s.readBits("b"), rows.size());
@@ -951,21 +854,14 @@ void edmondsProblem(Session& s, const Options& o, Report& rep) {
 void gabowProblem(Session& s, const Options& o, Report& rep) {
   const std::uint64_t n = o.vertices, r = 1;
   std::mt19937_64 rng(o.seed + 5);
-  std::vector<Arc> rows = randomTree(n, rng);
-  const std::uint64_t m = std::max<std::uint64_t>(
-      rows.size(), static_cast<std::uint64_t>(o.degree * static_cast<double>(n) / 2));
-  for (const Arc& a : randomArcs(n, m - rows.size(), rng)) rows.push_back(a);
+  std::vector<Arc> rows = treePlusArcs(n, arcCount(o.degree, n, 2), rng);
   {
     std::uniform_int_distribution<std::uint64_t> pick(2, std::max<std::uint64_t>(n, 2));
     std::uniform_int_distribution<std::int64_t> weight(1, kMaxWeight);
     for (int i = 0; i < kExtraAtRoot && n > 1; ++i) rows.push_back({r, pick(rng), weight(rng)});
   }
   std::shuffle(rows.begin(), rows.end(), rng);
-  std::uint64_t vb = 0, wb = 0;
-  s.writeTable("h", edgeTable(n, rows, vb, wb));
-  s.setInt("hvb", static_cast<std::int64_t>(vb));
-  s.setInt("hwb", static_cast<std::int64_t>(wb));
-  s.setInt("n", static_cast<std::int64_t>(n));
+  loadEdges(s, "h", "h", n, rows);
   s.setInt("r", static_cast<std::int64_t>(r));
   Lagrangian lagrangian(n, r, rows);
   const GabowRef& info = lagrangian.info;
@@ -978,18 +874,15 @@ void gabowProblem(Session& s, const Options& o, Report& rep) {
     const std::uint64_t k = exact ? exactly : atMost;
     s.setInt("k", static_cast<std::int64_t>(k));
     s.setInt("ex", exact ? 1 : 0);
-    TreeRow t;
-    t.procedure = std::string("GABOW (degree of 1 ") + (exact ? "exactly " : "at most ") +
-                  std::to_string(k) + "; free MST: " + std::to_string(info.mstDegree) + ")";
-    t.graph = withCommas(n) + " vertices, " + withCommas(rows.size()) + " edges";
-    t.reference = "Lagrangian: BGL Kruskal, ternary search over lambda";
+    TreeRow t{std::string("GABOW (degree of 1 ") + (exact ? "exactly " : "at most ") +
+                  std::to_string(k) + "; free MST: " + std::to_string(info.mstDegree) + ")",
+              graphText(n, rows.size(), "edges"),
+              "Lagrangian: BGL Kruskal, ternary search over lambda"};
     t.star = s.call(kGabow);
     const std::int64_t total = s.getInt("total");
     std::fprintf(stderr, "GABOW %s %llu: %.3f s\n", exact ? "exactly" : "at most",
                  static_cast<unsigned long long>(k), t.star);
-    const auto t0 = std::chrono::steady_clock::now();
-    const long expected = lagrangian.solve(k, exact);
-    t.ref = bench::secondsSince(t0);
+    const long expected = timed(t.ref, [&] { return lagrangian.solve(k, exact); });
     const std::vector<std::uint64_t> chosen = setBits(s.readBits("tg"), rows.size());
     std::string problem;
     if (expected < 0 || total < 0) {
@@ -1020,12 +913,20 @@ void gabowProblem(Session& s, const Options& o, Report& rep) {
   }
 }
 
+// A Markdown table's header row and the separator row under it.
+void printTableHead(const char* header) {
+  std::printf("%s\n", header);
+  std::string separator = "|";
+  for (const char* c = header; *c; ++c)
+    if (*c == '|' && c != header) separator += "---|";
+  std::printf("%s\n", separator.c_str());
+}
+
 void printReport(const Report& rep, double floor) {
   if (!rep.statics.empty()) {
-    std::printf(
+    printTableHead(
         "| problem | graph | static procedure | on the first graph (s) | on the final graph (s) "
-        "| host reference, final graph (s) | |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
+        "| host reference, final graph (s) | |");
     for (const StaticRow& st : rep.statics)
       std::printf("| %s | %s | %s | %s | %s | %s: %s | %s |\n", st.problem.c_str(),
                   st.graph.c_str(), st.procedure.c_str(), fixed(st.first, 3).c_str(),
@@ -1034,11 +935,10 @@ void printReport(const Report& rep, double floor) {
     std::printf("\n");
   }
   if (!rep.updates.empty()) {
-    std::printf(
+    printTableHead(
         "| update | count | changed the result | min (ms) | median (ms) | p90 (ms) | max (ms) | "
         "mean (ms) | median of those that changed it (ms) | static / median | static / p90 | "
-        "static / max | >= 20x: median, max |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "static / max | >= 20x: median, max |");
     for (const UpdateRow& u : rep.updates) {
       const Distribution& d = u.d;
       if (d.seconds.empty()) continue;
@@ -1068,10 +968,9 @@ void printReport(const Report& rep, double floor) {
     std::printf("\n");
   }
   if (!rep.trees.empty()) {
-    std::printf(
+    printTableHead(
         "| procedure | graph | Star (s) | reference | reference (s) | Star / reference | weight "
-        "(Star / reference) | agree |\n");
-    std::printf("|---|---|---|---|---|---|---|---|\n");
+        "(Star / reference) | agree |");
     for (const TreeRow& t : rep.trees)
       std::printf("| %s | %s | %s | %s | %s | %sx | %s | %s |\n", t.procedure.c_str(),
                   t.graph.c_str(), fixed(t.star, 3).c_str(), t.reference.c_str(),
@@ -1099,12 +998,6 @@ bool runBackend(const Module& module, const std::string& backendName, const Opti
   printReport(rep, floor.median());
   std::fflush(stdout);
   return !rep.mismatch;
-}
-
-std::string sourceDir(const std::string& dir) {
-  // The source tree's stdlib, or (on a machine the build was carried to) the one under the cwd.
-  const std::string tree = std::string(STAR_SOURCE_DIR) + "/" + dir;
-  return std::filesystem::exists(tree) ? tree : dir;
 }
 
 }  // namespace
@@ -1172,25 +1065,10 @@ int main(int argc, char** argv) {
   }
   if (backends.empty()) return 0;  // --backend=cuda without a GPU: nothing to do
 
-  CompileOptions options;
-  options.warnUnused = false;
-  options.modulePath.push_back(sourceDir("stdlib"));
-  Compilation c(std::cerr, options);
-  const std::string source =
-      (std::filesystem::temp_directory_path() /
-       ("star_dynamic_bench_" + std::to_string(static_cast<long>(::getpid())) + ".star"))
-          .string();
-  {
-    std::FILE* f = std::fopen(source.c_str(), "w");
-    if (!f || std::fputs(kDriver, f) < 0 || std::fclose(f) != 0) {
-      std::fprintf(stderr, "cannot write %s\n", source.c_str());
-      return 1;
-    }
-  }
-  const bool compiled = c.compileFile(source);
-  std::filesystem::remove(source);
+  const std::optional<Module> compiled = compileDriver(
+      kDriver, "star_dynamic_bench_" + std::to_string(static_cast<long>(::getpid())) + ".star");
   if (!compiled) return 1;
-  const Module module = c.takeModule();
+  const Module& module = *compiled;
 
   std::printf(
       "Dynamic graph procedures against the static ones, and EDMONDS and GABOW against C++ "

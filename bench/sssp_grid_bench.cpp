@@ -31,19 +31,6 @@
 //          (defaults: cpu, host, 60, 1000, dijkstra,bellmanford, 4, sides 32 100;
 //          --bgl-side=0 leaves the large BGL runs out)
 
-// GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
-// boost::optional in adj_list_edge_iterator); it says nothing about this file.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/bellman_ford_shortest_paths.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
-#include <boost/graph/floyd_warshall_shortest.hpp>
-#include <boost/graph/kruskal_min_spanning_tree.hpp>
-#include <boost/graph/prim_minimum_spanning_tree.hpp>
-#include <boost/pending/disjoint_sets.hpp>
-#pragma GCC diagnostic pop
-
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -66,19 +53,15 @@
 
 #include "bench/BenchUtil.h"
 #include "bench/CountingBackend.h"
-#include "frontend/driver/Compilation.h"
-#include "runtime-cpu/CpuBackend.h"
+#include "bench/GraphBench.h"  // BGL (its warning silenced) and the helpers both graph benches use
 #include "vm/interp/Interpreter.h"
 #include "vm/io/GraphFiles.h"
-#ifdef STAR_HAVE_CUDA
-#include "runtime-cuda/CudaBackend.h"
-#endif
 
 using namespace star;
+using namespace star::bench;  // GraphBench.h's helpers, BGL's graph types, kInf
 
 namespace {
 
-constexpr long kInf = std::numeric_limits<long>::max();
 constexpr std::uint64_t kSeed = 20261122;
 constexpr int kBglRuns = 3;                   // BGL Dijkstra: the median of this many runs
 constexpr std::uint64_t kBglFloydMax = 2048;  // BGL's Floyd-Warshall (n^3) runs up to this n
@@ -138,19 +121,11 @@ Graph gridGraph(std::uint64_t side) {
   return g;
 }
 
-using Directed =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, long>>;
-
 Directed toBgl(const Graph& g) {
   Directed d(static_cast<std::size_t>(g.vertices));
   for (const GraphEdge& e : g.edges) boost::add_edge(e.tail - 1, e.head - 1, e.weight, d);
   return d;
 }
-
-using Undirected =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, long>>;
 
 // The peer's times on one grid (-1: not run) and the answers Star's runs must give.
 struct BglTimes {
@@ -260,27 +235,6 @@ class Watchdog {
   std::thread thread_;
 };
 
-std::unique_ptr<Backend> makeBackend(const std::string& name) {
-#ifdef STAR_HAVE_CUDA
-  if (name == "cuda") return makeCudaBackend();
-#endif
-  if (name != "cpu") {
-    std::fprintf(stderr, "backend %s is not available\n", name.c_str());
-    std::exit(1);
-  }
-  return makeCpuBackend();
-}
-
-std::uint32_t globalIndex(const Module& m, const std::string& name) {
-  for (std::uint32_t i = 0; i < m.globals.size(); ++i) {
-    std::string g = m.globals[i].name;
-    std::transform(g.begin(), g.end(), g.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (g == name) return i;
-  }
-  std::fprintf(stderr, "the driver has no global %s\n", name.c_str());
-  std::exit(1);
-}
-
 // FLOYD's input as GR_DISTTABLE builds it from E (built here as E is, since GR_DISTTABLE's ROW
 // read and write per arc of a table n * b columns wide takes minutes at 10^4 vertices): n rows of
 // n fields of b = GR_DWIDTH(vb, wb, n) = wb + vb + 2 bits (vb = bits(n) here), most significant
@@ -328,17 +282,6 @@ struct StarRun {
   long total = -1;                   // finished PRIM, KRUSKAL: the weight returned
   std::vector<std::uint64_t> tree;   // and T, the edge rows chosen
 };
-
-// Field first..first+b-1 of row `row` of a table read column by column (wpc words a column), in
-// excess code with all ones = unreachable, as GR_DISTTABLE and the single-source results keep it.
-long distanceField(const std::vector<std::uint64_t>& words, std::uint64_t wpc, std::uint64_t row,
-                   std::uint64_t first, std::uint64_t b) {
-  std::uint64_t x = 0;
-  for (std::uint64_t j = first; j < first + b; ++j)
-    x = (x << 1) | ((words[j * wpc + row / 64] >> (row % 64)) & 1);
-  const std::uint64_t excess = std::uint64_t{1} << (b - 1);
-  return x == (excess << 1) - 1 ? kInf : static_cast<long>(x) - static_cast<long>(excess);
-}
 
 // One run of a procedure on a fresh backend and interpreter.
 StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngine, const Graph& g,
@@ -464,25 +407,6 @@ bool floydMatches(const Directed& d, const std::vector<std::uint64_t>& words) {
   return true;
 }
 
-// Three significant digits: BGL's times span microseconds to seconds.
-std::string sig3(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
-
-std::string fixed(double x, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
-
-std::string driverPath(const std::string& dir, const std::string& name) {
-  // The source tree's stdlib, or (on a machine the build was carried to) the one under the cwd.
-  const std::string tree = std::string(STAR_SOURCE_DIR) + "/" + dir;
-  return (std::filesystem::exists(tree) ? tree : dir) + (name.empty() ? "" : "/" + name);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -530,22 +454,9 @@ int main(int argc, char** argv) {
   if (sides.empty()) sides = {32, 100};
   if (procs.empty()) procs = {kProcs[0], kProcs[1]};
 
-  CompileOptions options;
-  options.warnUnused = false;
-  options.modulePath.push_back(driverPath("stdlib", ""));
-  Compilation c(std::cerr, options);
-  const std::string source =
-      (std::filesystem::temp_directory_path() / "star_sssp_grid.star").string();
-  {
-    std::FILE* f = std::fopen(source.c_str(), "w");
-    if (!f || std::fputs(kDriver, f) < 0 || std::fclose(f) != 0) {
-      std::fprintf(stderr, "cannot write %s\n", source.c_str());
-      return 1;
-    }
-  }
-  if (!c.compileFile(source)) return 1;
-  const Module module = c.takeModule();
-  std::filesystem::remove(source);
+  const std::optional<Module> compiled = compileDriver(kDriver, "star_sssp_grid.star");
+  if (!compiled) return 1;
+  const Module& module = *compiled;
 
   {
     auto probe = makeBackend(backendName);

@@ -8,10 +8,10 @@ usage: pty_search_paste_test.py STAR [BACKEND]   exit status 0 pass, 1 fail, 77 
 """
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pty_test import CONTINUATION, PROMPT, expect_exit, pexpect, spawn, value, wait_for_terminal  # noqa: E402
+from pty_test import (  # noqa: E402
+    CONTINUATION, PROMPT, expect_exit, run_tests, spawn, value, wait_for_terminal)
 
 CTRL_A, CTRL_G, CTRL_R, ESC, BACKSPACE, LEFT = "\x01", "\x07", "\x12", "\x1b", "\x7f", "\x1b[D"
 
@@ -34,6 +34,22 @@ def search_prompt(pattern, line, failed=False):
     return "(%sreverse-i-search)'%s': %s" % ("failed " if failed else "", pattern, line)
 
 
+def search(c, keys, pattern, line, failed=False):
+    """Sends `keys`; expects the search prompt for `pattern` with the line found (or, failed,
+    the line kept)."""
+    c.send(keys)
+    c.expect_exact(search_prompt(pattern, line, failed))
+
+
+def leave_search(c, key, line, typed, result):
+    """Leaves the search with the editing `key`, the line found in the prompt; sends `typed`
+    there (with its line end): `result`."""
+    c.send(key)
+    c.expect_exact(PROMPT + line)
+    c.send(typed)
+    value(c, result)
+
+
 def reverse_search(star, backend, home):
     c = spawn(star, backend, home, os.path.join(home, "search_history"))
     c.expect_exact(PROMPT)
@@ -48,12 +64,9 @@ def reverse_search(star, backend, home):
 
     # Ctrl-R: a search prompt (not libedit's `bck:`); the newest input holding the text typed,
     # Ctrl-R again for an older one; Enter runs the line found.
-    c.send(CTRL_R)
-    c.expect_exact(search_prompt("", ""))
-    c.send("app")
-    c.expect_exact(search_prompt("app", "apples * 2"))
-    c.send(CTRL_R)
-    c.expect_exact(search_prompt("app", "apples := apples + 10;"))
+    search(c, CTRL_R, "", "")
+    search(c, "app", "app", "apples * 2")
+    search(c, CTRL_R, "app", "apples := apples + 10;")
     c.send("\r")
     c.expect_exact(PROMPT + "apples := apples + 10;")
     c.expect_exact(PROMPT)
@@ -63,16 +76,11 @@ def reverse_search(star, backend, home):
     # No match: "failed", and the line being edited stays; Ctrl-G gives it back as it was.
     c.send("1 +")
     c.expect_exact("1 +")
-    c.send(CTRL_R + "zzz")
-    c.expect_exact(search_prompt("zzz", "1 +", failed=True))
-    c.send(CTRL_G)
-    c.expect_exact(PROMPT + "1 +")
-    c.sendline(" 1")
-    value(c, "2")
+    search(c, CTRL_R + "zzz", "zzz", "1 +", failed=True)
+    leave_search(c, CTRL_G, "1 +", " 1\n", "2")  # as sendline(" 1") sends it
 
     # Esc cancels too: the line found is not kept.
-    c.send(CTRL_R + "6 *")
-    c.expect_exact(search_prompt("6 *", "6 * 7"))
+    search(c, CTRL_R + "6 *", "6 *", "6 * 7")
     c.send(ESC)
     c.expect_exact(PROMPT)
     c.sendline("3")
@@ -80,34 +88,22 @@ def reverse_search(star, backend, home):
 
     # An editing key leaves the search with the line found and does its work there: Ctrl-A goes
     # to its start, Left one character back from its end.
-    c.send(CTRL_R + "* 7")
-    c.expect_exact(search_prompt("* 7", "6 * 7"))
-    c.send(CTRL_A)
-    c.expect_exact(PROMPT + "6 * 7")
-    c.send("1\r")
-    value(c, "112")
-    c.send(CTRL_R + "16")
-    c.expect_exact(search_prompt("16", "16 * 7"))
-    c.send(LEFT)
-    c.expect_exact(PROMPT + "16 * 7")
-    c.send("1\r")
-    value(c, "272")
+    search(c, CTRL_R + "* 7", "* 7", "6 * 7")
+    leave_search(c, CTRL_A, "6 * 7", "1\r", "112")
+    search(c, CTRL_R + "16", "16", "16 * 7")
+    leave_search(c, LEFT, "16 * 7", "1\r", "272")
 
     # Backspace takes back a character of the text; Ctrl-R with no text repeats the last search.
-    c.send(CTRL_R + "apz")
-    c.expect_exact(search_prompt("apz", "apples", failed=True))
-    c.send(BACKSPACE)
-    c.expect_exact(search_prompt("ap", "apples"))
+    search(c, CTRL_R + "apz", "apz", "apples", failed=True)
+    search(c, BACKSPACE, "ap", "apples")
     c.send(CTRL_G)
     c.expect_exact(PROMPT)
-    c.send(CTRL_R + CTRL_R)
-    c.expect_exact(search_prompt("ap", "apples"))
+    search(c, CTRL_R + CTRL_R, "ap", "apples")
     c.send("\r")
     value(c, "20")
 
     # Ctrl-C in a search discards the line, as at the prompt.
-    c.send(CTRL_R + "6")
-    c.expect_exact(search_prompt("6", "16 * 17"))
+    search(c, CTRL_R + "6", "6", "16 * 17")
     c.sendintr()
     c.expect_exact(PROMPT)
     c.sendline("1 + 1")
@@ -148,26 +144,11 @@ def block_with_lexer_error(star, backend, home, pasted):
     expect_exit(c, ":quit")
 
 
-def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        return 2
-    star = sys.argv[1]
-    backend = sys.argv[2] if len(sys.argv) > 2 else "cpu"
-    with tempfile.TemporaryDirectory() as home:
-        print("\n=== reverse_search")
-        reverse_search(star, backend, home)
-        print("\n=== pasted_block_with_lexer_error")
-        block_with_lexer_error(star, backend, home, pasted=True)
-        print("\n=== typed_block_with_lexer_error")
-        block_with_lexer_error(star, backend, home, pasted=False)
-    print("\nPASS")
-    return 0
-
-
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except (AssertionError, pexpect.TIMEOUT, pexpect.EOF) as e:
-        print("\nFAIL: %s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
-        sys.exit(1)
+    run_tests(__doc__, [
+        ("reverse_search", reverse_search),
+        ("pasted_block_with_lexer_error",
+         lambda star, backend, home: block_with_lexer_error(star, backend, home, pasted=True)),
+        ("typed_block_with_lexer_error",
+         lambda star, backend, home: block_with_lexer_error(star, backend, home, pasted=False)),
+    ])

@@ -234,28 +234,43 @@ def newcomer_words(star, backend, home, history):
     expect_exit(c, ":quit")
 
 
-def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        return 2
-    star = sys.argv[1]
-    backend = sys.argv[2] if len(sys.argv) > 2 else "cpu"
-    if len(sys.argv) > 3:
-        ENGINE.append("--engine=" + sys.argv[3])
-    with tempfile.TemporaryDirectory() as home:
-        history = os.path.join(home, "history")
-        for test in (session_one, session_two, typeahead_eof, ctrl_space_at_prompt, newcomer_words):
-            print("\n=== " + test.__name__)
-            test(star, backend, home, history)
-        print("\n=== default_history_file")
-        default_history_file(star, backend, home)
-    print("\nPASS")
-    return 0
+def run_tests(doc, tests, engine=False):
+    """The main program of a pty test: `STAR [BACKEND]` from the command line (with `engine`, also
+    an ENGINE for every REPL spawned), then each (name, test) of `tests` as test(star, backend,
+    home), all in one temporary home directory. Exits 0 when all pass (PASS), 1 at the first
+    expectation not met (FAIL), 2 without STAR (the usage, `doc`)."""
 
+    def main():
+        if len(sys.argv) < 2:
+            print(doc)
+            return 2
+        star = sys.argv[1]
+        backend = sys.argv[2] if len(sys.argv) > 2 else "cpu"
+        if engine and len(sys.argv) > 3:
+            ENGINE.append("--engine=" + sys.argv[3])
+        with tempfile.TemporaryDirectory() as home:
+            for name, test in tests:
+                print("\n=== " + name)
+                test(star, backend, home)
+        print("\nPASS")
+        return 0
 
-if __name__ == "__main__":
     try:
         sys.exit(main())
     except (AssertionError, pexpect.TIMEOUT, pexpect.EOF) as e:
         print("\nFAIL: %s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
         sys.exit(1)
+
+
+def with_history(test):
+    """`test` as run_tests calls it, with the history file `history` in the home directory."""
+    return lambda star, backend, home: test(star, backend, home, os.path.join(home, "history"))
+
+
+if __name__ == "__main__":
+    run_tests(__doc__,
+              [(test.__name__, with_history(test))
+               for test in (session_one, session_two, typeahead_eof, ctrl_space_at_prompt,
+                            newcomer_words)]
+              + [("default_history_file", default_history_file)],
+              engine=True)

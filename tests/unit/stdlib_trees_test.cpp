@@ -1,9 +1,9 @@
 // stdlib/trees.star against independent references, through the compiler and the VM on the test
 // backend (the CPU backend unless $STAR_TEST_BACKEND says otherwise):
-//  * EDMONDS against a Chu-Liu/Edmonds implementation written here (the O(VE) contraction
-//    algorithm, weight only) on random digraphs with loops, parallel arcs, arcs into the root,
-//    zero weights and unreachable vertices; the chosen arcs must form a spanning arborescence
-//    of the rows they name and weigh what the result says;
+//  * EDMONDS against a Chu-Liu/Edmonds implementation (tests/unit/support/GraphReference.h: the
+//    O(VE) contraction algorithm, weight only) on random digraphs with loops, parallel arcs, arcs
+//    into the root, zero weights and unreachable vertices; the chosen arcs must form a spanning
+//    arborescence of the rows they name and weigh what the result says;
 //  * GABOW (degree of r at most k, and exactly k) against exhaustive search over all spanning
 //    trees of small graphs (n <= 7), and against a Lagrangian reference (Kruskal with the edges
 //    at r shifted by lambda, maximised over lambda) on larger ones; the chosen edges must be a
@@ -37,6 +37,7 @@ namespace {
 
 using startest::Arc;
 using startest::bitsOf;
+using startest::chuLiuEdmonds;  // weight only, 0-based vertices
 using startest::dimacs;
 using startest::Graph;
 using startest::undirectedFile;  // `rows` := the rows of the edge list LOADEDGES makes of the file
@@ -233,49 +234,6 @@ std::vector<Case> cases(std::uint64_t seed, int count, int minN, int maxN, doubl
     out.push_back(c);
   }
   return out;
-}
-
-// ------------------------------------------------------------------ Edmonds reference
-
-// Chu-Liu/Edmonds: the weight of a minimum spanning arborescence rooted at `root` (0-based
-// vertices), -1 when there is none. Repeatedly: cheapest arc into each vertex; no cycle among
-// them: done; otherwise contract every cycle, reduce the arcs entering it by the arc they would
-// replace, and repeat on the contracted graph.
-long chuLiuEdmonds(int n, int root, std::vector<Arc> arcs) {
-  constexpr long kInf = std::numeric_limits<long>::max();
-  long result = 0;
-  while (true) {
-    std::vector<long> in(n, kInf);
-    std::vector<int> pre(n, -1);
-    for (const Arc& a : arcs)
-      if (a.u != a.v && a.w < in[a.v]) in[a.v] = a.w, pre[a.v] = a.u;
-    for (int v = 0; v < n; ++v)
-      if (v != root && in[v] == kInf) return -1;
-    int count = 0;
-    std::vector<int> id(n, -1), seen(n, -1);
-    in[root] = 0;
-    for (int v = 0; v < n; ++v) {
-      result += in[v];
-      int x = v;
-      while (seen[x] != v && id[x] == -1 && x != root) seen[x] = v, x = pre[x];
-      if (x != root && id[x] == -1) {
-        for (int y = pre[x]; y != x; y = pre[y]) id[y] = count;
-        id[x] = count++;
-      }
-    }
-    if (count == 0) break;
-    for (int v = 0; v < n; ++v)
-      if (id[v] == -1) id[v] = count++;
-    std::vector<Arc> next;
-    for (const Arc& a : arcs) {
-      int u = id[a.u], v = id[a.v];
-      if (u != v) next.push_back({u, v, a.w - in[a.v]});
-    }
-    arcs = std::move(next);
-    n = count;
-    root = id[root];
-  }
-  return result;
 }
 
 // The chosen rows are rows of the graph (as printed), n - 1 of them, one entering each vertex

@@ -1,32 +1,18 @@
 // Helpers shared by the graph oracle tests (stdlib_graphs_test, stdlib_trees_test,
 // stdlib_dynpaths_test, warshall_oracle_test): the Boost Graph Library with its GCC warning
-// silenced, arcs and graphs as the tests generate them, the graph files the stdlib's LOADEDGES
-// reads (DIMACS .gr, Matrix Market .mtx) and the 0/1 tables LOAD reads, the BGL references the
-// tests share (Dijkstra, Kruskal's weight, the transitive closure), the check of a
-// shortest-path predecessor table, and a fixture that compiles a Star driver with the stdlib
-// units and runs it on a graph file.
+// silenced, arcs, the weighted BGL graph types and the Chu-Liu/Edmonds reference (from
+// GraphReference.h, which the benchmarks share), graphs as the tests generate them, the graph
+// files the stdlib's LOADEDGES reads (DIMACS .gr, Matrix Market .mtx) and the 0/1 tables LOAD
+// reads, the BGL references the tests share (Dijkstra, Kruskal's weight, the transitive
+// closure), the check of a shortest-path predecessor table, and a fixture that compiles a Star
+// driver with the stdlib units and runs it on a graph file.
 #pragma once
 
 #include <gtest/gtest.h>
 
-// GCC 12 reports -Wmaybe-uninitialized inside Boost's edge iterators (a known false positive of
-// boost::optional in adj_list_edge_iterator); it says nothing about the tests. Every Boost Graph
-// header the oracle tests use is included here, inside the one pragma block.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/bellman_ford_shortest_paths.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
-#include <boost/graph/floyd_warshall_shortest.hpp>
-#include <boost/graph/graph_traits.hpp>
-#include <boost/graph/kruskal_min_spanning_tree.hpp>
-#include <boost/graph/prim_minimum_spanning_tree.hpp>
-#include <boost/graph/transitive_closure.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+// The Boost Graph Library (its GCC warning silenced, every header the oracle tests use), the
+// arc type, the weighted graph types and the Chu-Liu/Edmonds reference.
+#include "tests/unit/support/GraphReference.h"
 
 #include <cstddef>
 #include <iterator>
@@ -39,14 +25,6 @@
 #include "tests/unit/support/StarTestUtil.h"
 
 namespace startest {
-
-// A distance that was never reached (what BGL's Dijkstra leaves in an unreachable vertex).
-inline constexpr long kInf = std::numeric_limits<long>::max();
-
-struct Arc {
-  int u, v;  // 1-based
-  long w;
-};
 
 struct Graph {
   int n = 0;
@@ -137,14 +115,6 @@ struct UnionFind {
     return true;
   }
 };
-
-using Digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-using Directed =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, long>>;
-using Undirected =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, long>>;
 
 // The arcs on vertices 0..n-1 (arc u -> v is BGL's u - 1 -> v - 1), with their weights.
 inline Directed toDirected(int n, const std::vector<Arc>& arcs) {
