@@ -51,7 +51,8 @@ std::optional<std::string> DiskCache::read(const std::string& key) const {
   std::ifstream in(dir_ + "/" + key, std::ios::binary);
   if (!in) return std::nullopt;
   std::string magic(kMagic.size(), '\0');
-  if (!in.read(magic.data(), static_cast<std::streamsize>(magic.size())) || magic != kMagic) return std::nullopt;
+  if (!in.read(magic.data(), static_cast<std::streamsize>(magic.size())) || magic != kMagic)
+    return std::nullopt;
   std::uint64_t length = 0, sum = 0;
   if (!(in >> length >> sum) || in.get() != '\n') return std::nullopt;
   if (length > (std::uint64_t{1} << 30)) return std::nullopt;
@@ -65,7 +66,8 @@ std::optional<std::string> DiskCache::read(const std::string& key) const {
 bool DiskCache::write(const std::string& key, std::string_view payload) const {
   if (dir_.empty() || !makeDirectories(dir_)) return false;
   std::random_device rd;
-  const std::string temp = dir_ + "/." + key + "." + std::to_string(::getpid()) + "." + std::to_string(rd());
+  const std::string temp =
+      dir_ + "/." + key + "." + std::to_string(::getpid()) + "." + std::to_string(rd());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) return false;

@@ -30,7 +30,8 @@ extern "C" void star_compiled_run(star::cpu::ThreadTeam& t, const star::engine::
 std::vector<std::vector<std::uint32_t>> plainCode(const EngineProgramImage& image) {
   std::vector<std::vector<std::uint32_t>> out;
   for (const engine::FunctionInfo& f : image.functions) {
-    std::vector<std::uint32_t> code(image.code.begin() + f.code, image.code.begin() + f.code + f.codeSize);
+    std::vector<std::uint32_t> code(image.code.begin() + f.code,
+                                    image.code.begin() + f.code + f.codeSize);
     for (std::size_t pc = 0; pc < code.size();) {
       const std::uint32_t w = code[pc];
       code[pc] = w & engine::kOpcodeMask;
@@ -43,28 +44,34 @@ std::vector<std::vector<std::uint32_t>> plainCode(const EngineProgramImage& imag
 
 std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, bool useCache) {
   auto compiler = std::make_shared<HostCompiler>();
-  return makeThreadEngine(storage, [compiler, useCache](const EngineProgramImage& image,
-                                                        CompileStats& stats) -> TeamRun {
-    const std::vector<std::vector<std::uint32_t>> codes = plainCode(image);
-    std::vector<compile::FunctionCode> functions;
-    for (std::size_t i = 0; i < codes.size(); ++i)
-      functions.push_back({"function " + std::to_string(i), codes[i], image.functions[i].numRegs});
-    const std::string source = compile::emitCpp(compile::buildIr(functions, image.entry)) + kHostEntry;
-    std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(), compile::engineHeaders().end());
-    for (const EmbeddedFile& f : threadTeamHeaders()) headers.push_back(f);
-    std::string error;
-    void* entry = compiler->compile(source, headers, "star_compiled_run", useCache, error);
-    stats.hits = compiler->stats().hits;
-    stats.misses = compiler->stats().misses;
-    stats.seconds = compiler->stats().seconds;
-    if (!entry) {
-      static bool said = false;
-      if (!said) std::cerr << "star: no compiled code: " << error << "; the interpreter runs the program\n";
-      said = true;
-      return nullptr;
-    }
-    return reinterpret_cast<TeamRun>(entry);
-  });
+  return makeThreadEngine(
+      storage,
+      [compiler, useCache](const EngineProgramImage& image, CompileStats& stats) -> TeamRun {
+        const std::vector<std::vector<std::uint32_t>> codes = plainCode(image);
+        std::vector<compile::FunctionCode> functions;
+        for (std::size_t i = 0; i < codes.size(); ++i)
+          functions.push_back(
+              {"function " + std::to_string(i), codes[i], image.functions[i].numRegs});
+        const std::string source =
+            compile::emitCpp(compile::buildIr(functions, image.entry)) + kHostEntry;
+        std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(),
+                                          compile::engineHeaders().end());
+        for (const EmbeddedFile& f : threadTeamHeaders()) headers.push_back(f);
+        std::string error;
+        void* entry = compiler->compile(source, headers, "star_compiled_run", useCache, error);
+        stats.hits = compiler->stats().hits;
+        stats.misses = compiler->stats().misses;
+        stats.seconds = compiler->stats().seconds;
+        if (!entry) {
+          static bool said = false;
+          if (!said)
+            std::cerr << "star: no compiled code: " << error
+                      << "; the interpreter runs the program\n";
+          said = true;
+          return nullptr;
+        }
+        return reinterpret_cast<TeamRun>(entry);
+      });
 }
 
 }  // namespace star::cpu

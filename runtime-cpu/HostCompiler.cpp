@@ -128,8 +128,8 @@ std::string HostCompiler::build(const std::string& source, std::span<const Embed
     error = "cannot write " + src;
     return "";
   }
-  const int rc = runTool({compiler_, "-std=c++20", "-O2", "-fPIC", "-shared", "-w", "-I", dir.path() + "/include",
-                          "-o", out, src},
+  const int rc = runTool({compiler_, "-std=c++20", "-O2", "-fPIC", "-shared", "-w", "-I",
+                          dir.path() + "/include", "-o", out, src},
                          log);
   if (rc != 0) {
     std::string text = readAll(log);
@@ -140,8 +140,8 @@ std::string HostCompiler::build(const std::string& source, std::span<const Embed
   return readAll(out);
 }
 
-void* HostCompiler::compile(const std::string& source, std::span<const EmbeddedFile> headers, const char* symbol,
-                            bool useCache, std::string& error) {
+void* HostCompiler::compile(const std::string& source, std::span<const EmbeddedFile> headers,
+                            const char* symbol, bool useCache, std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   const std::string identity = compilerIdentity(error);
   if (identity.empty()) return nullptr;
@@ -174,7 +174,8 @@ void* HostCompiler::compile(const std::string& source, std::span<const EmbeddedF
   libraries_.push_back(library);
   void* entry = ::dlsym(library, symbol);
   if (!entry) error = std::string("the compiled code has no ") + symbol;
-  stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  stats_.seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return entry;
 }
 

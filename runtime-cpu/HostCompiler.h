@@ -30,13 +30,14 @@ class HostCompiler {
 
   // Compiles `source` (which includes `headers` by their paths) and returns the address of the
   // extern "C" `symbol` in it, or null with `error` set. Objects stay loaded while this lives.
-  void* compile(const std::string& source, std::span<const EmbeddedFile> headers, const char* symbol,
-                bool useCache, std::string& error);
+  void* compile(const std::string& source, std::span<const EmbeddedFile> headers,
+                const char* symbol, bool useCache, std::string& error);
   const HostCompileStats& stats() const { return stats_; }
 
  private:
   std::string compilerIdentity(std::string& error);
-  std::string build(const std::string& source, std::span<const EmbeddedFile> headers, std::string& error);
+  std::string build(const std::string& source, std::span<const EmbeddedFile> headers,
+                    std::string& error);
 
   std::string compiler_, identity_;
   std::vector<void*> libraries_;

@@ -20,7 +20,8 @@ namespace star::cpu {
 struct TeamShared {
   TeamShared(unsigned b, unsigned t, const std::atomic<bool>& interrupt)
       : blocks(b), threads(t), grid(static_cast<std::ptrdiff_t>(b * t)), interrupt(interrupt) {
-    for (unsigned i = 0; i < b; ++i) block.push_back(std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(t)));
+    for (unsigned i = 0; i < b; ++i)
+      block.push_back(std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(t)));
     ctl.resize(b * 2);
     slots.resize(std::size_t{b} * 2 * t);
     partial.resize(std::size_t{2} * b);
@@ -49,14 +50,22 @@ class ThreadTeam {
     if (s_.threads > 1) s_.block[b_]->arrive_and_wait();
   }
   void syncData() {
-    if (s_.blocks > 1) s_.grid.arrive_and_wait();
-    else syncBlock();
+    if (s_.blocks > 1)
+      s_.grid.arrive_and_wait();
+    else
+      syncBlock();
   }
   engine::Ctl* ctl() { return &s_.ctl[std::size_t{b_} * 2]; }
   bool interrupted() const { return s_.interrupt.load(std::memory_order_relaxed); }
-  std::uint64_t reduceMin(std::uint64_t v) { return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x < y ? x : y; }); }
-  std::uint64_t reduceSum(std::uint64_t v) { return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x + y; }); }
-  bool reduceOr(bool v) { return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x | y; }) != 0; }
+  std::uint64_t reduceMin(std::uint64_t v) {
+    return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x < y ? x : y; });
+  }
+  std::uint64_t reduceSum(std::uint64_t v) {
+    return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x + y; });
+  }
+  bool reduceOr(bool v) {
+    return reduce(v, [](std::uint64_t x, std::uint64_t y) { return x | y; }) != 0;
+  }
 
  private:
   template <class Op>

@@ -1,13 +1,13 @@
 #include "runtime-cuda/NvrtcCompiler.h"
 
-#include "vm/compile/EmitCpp.h"
-
 #include <dlfcn.h>
 
 #include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "vm/compile/EmitCpp.h"
 
 namespace star::cuda {
 
@@ -45,7 +45,8 @@ constexpr const char* kEmpty = "#pragma once\n";
 }  // namespace
 
 struct NvrtcCompiler::Api {
-  nvrtcResult (*create)(nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*);
+  nvrtcResult (*create)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                        const char* const*);
   nvrtcResult (*compile)(nvrtcProgram, int, const char* const*);
   nvrtcResult (*logSize)(nvrtcProgram, std::size_t*);
   nvrtcResult (*log)(nvrtcProgram, char*);
@@ -101,8 +102,9 @@ std::string NvrtcCompiler::version() const {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::string NvrtcCompiler::compile(const std::string& source, std::span<const EmbeddedFile> headers, int arch,
-                                   const std::vector<std::string>& options, std::string& error) const {
+std::string NvrtcCompiler::compile(const std::string& source, std::span<const EmbeddedFile> headers,
+                                   int arch, const std::vector<std::string>& options,
+                                   std::string& error) const {
   if (!api_) {
     error = reason_;
     return "";
@@ -120,12 +122,13 @@ std::string NvrtcCompiler::compile(const std::string& source, std::span<const Em
     textP.push_back(texts[i].c_str());
   }
   nvrtcProgram prog = nullptr;
-  if (api_->create(&prog, source.c_str(), "star_compiled.cu", static_cast<int>(names.size()), textP.data(),
-                   nameP.data()) != 0) {
+  if (api_->create(&prog, source.c_str(), "star_compiled.cu", static_cast<int>(names.size()),
+                   textP.data(), nameP.data()) != 0) {
     error = "NVRTC could not take the program";
     return "";
   }
-  std::vector<std::string> opts = {"--std=c++20", "-arch=sm_" + std::to_string(arch), "-default-device"};
+  std::vector<std::string> opts = {"--std=c++20", "-arch=sm_" + std::to_string(arch),
+                                   "-default-device"};
   opts.insert(opts.end(), options.begin(), options.end());
   std::vector<const char*> optP;
   for (const std::string& o : opts) optP.push_back(o.c_str());

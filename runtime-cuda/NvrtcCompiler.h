@@ -19,7 +19,8 @@ namespace star::cuda {
 // The kernels compiled code runs in (runtime-cuda/kernels/CompiledKernels.cuh and what it
 // includes), embedded; kCompiledKernelsEntry is the line that appends them to generated code.
 std::span<const EmbeddedFile> compiledKernelHeaders();
-inline constexpr const char* kCompiledKernelsEntry = "\n#include \"runtime-cuda/kernels/CompiledKernels.cuh\"\n";
+inline constexpr const char* kCompiledKernelsEntry =
+    "\n#include \"runtime-cuda/kernels/CompiledKernels.cuh\"\n";
 
 // NVRTC's options for compiled code: the opcode macros (vm/compile's deviceOpcodeDefines) and each
 // compiled function kept a function of its own (STAR_CFN): inlined into the trampoline, the

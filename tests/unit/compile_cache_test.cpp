@@ -70,7 +70,9 @@ TEST_F(CacheDir, CorruptTruncatedOrForeignEntriesAreMisses) {
   EXPECT_FALSE(cache.read("k").has_value()) << "truncated";
   writeRaw("k", whole + "more");
   EXPECT_FALSE(cache.read("k").has_value()) << "longer than it says";
-  writeRaw("k", "\x7f" "ELF not ours");
+  writeRaw("k",
+           "\x7f"
+           "ELF not ours");
   EXPECT_FALSE(cache.read("k").has_value()) << "foreign";
   writeRaw("k", "STARCACHE1\n99999999999999 1\n");
   EXPECT_FALSE(cache.read("k").has_value()) << "a length past the file";
@@ -83,7 +85,8 @@ TEST_F(CacheDir, ConcurrentWritersLeaveOneWholeEntry) {
   std::vector<std::thread> writers;
   for (int w = 0; w < 8; ++w)
     writers.emplace_back([&, w] {
-      for (int i = 0; i < 20; ++i) cache.write("shared", std::string(100000 + w, static_cast<char>('a' + w)));
+      for (int i = 0; i < 20; ++i)
+        cache.write("shared", std::string(100000 + w, static_cast<char>('a' + w)));
     });
   for (auto& t : writers) t.join();
   auto got = cache.read("shared");
@@ -126,7 +129,9 @@ TEST_F(CacheDir, HostBuildIsCachedAndACorruptEntryIsRebuilt) {
   EXPECT_EQ(h(), 42);
   EXPECT_EQ(cc.stats().misses, 2u);
   // Another source is another entry.
-  ASSERT_NE(cc.compile("extern \"C\" int star_answer() { return 7; }\n", {}, "star_answer", true, error), nullptr);
+  ASSERT_NE(
+      cc.compile("extern \"C\" int star_answer() { return 7; }\n", {}, "star_answer", true, error),
+      nullptr);
   EXPECT_EQ(entries().size(), 2u);
   unsetenv("STAR_CACHE_DIR");
 }
@@ -153,7 +158,8 @@ TEST(GeneratorKey, CoversTheEmbeddedHeaders) {
   // Every header the generated code includes is embedded (a missing one would fail every host
   // build), and the key changes with them.
   bool core = false;
-  for (const EmbeddedFile& f : compile::engineHeaders()) core = core || f.path == "vm/engine/EngineCore.h";
+  for (const EmbeddedFile& f : compile::engineHeaders())
+    core = core || f.path == "vm/engine/EngineCore.h";
   EXPECT_TRUE(core);
   EXPECT_NE(compile::generatorKey(), 0u);
 }

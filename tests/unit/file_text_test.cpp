@@ -1,7 +1,5 @@
 // core/FileText: a Ctrl-C that came before a blocking open, read or write still stops it. The
 // signal is spent by then (nothing cuts the call short), so the calls must look at the flag.
-#include "core/FileText.h"
-
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -13,6 +11,7 @@
 #include <future>
 #include <string>
 
+#include "core/FileText.h"
 #include "core/Interrupt.h"
 
 namespace star {

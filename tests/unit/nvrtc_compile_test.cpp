@@ -41,12 +41,14 @@ TEST_P(NvrtcCompile, GeneratedCodeCompilesForSm90) {
   const auto started = std::chrono::steady_clock::now();
   const std::string cubin =
       nvrtc.compile(generated(c.module), headers(), 90, cuda::compiledCodeOptions(), error);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   ASSERT_FALSE(cubin.empty()) << error;
   EXPECT_EQ(cubin.substr(1, 3), "ELF");  // a cubin is an ELF image
   EXPECT_NE(cubin.find("star_compiled_block"), std::string::npos);
   EXPECT_NE(cubin.find("star_compiled_grid"), std::string::npos);
-  std::printf("%s: NVRTC %s, %.2f s, %zu bytes of cubin\n", GetParam(), nvrtc.version().c_str(), seconds, cubin.size());
+  std::printf("%s: NVRTC %s, %.2f s, %zu bytes of cubin\n", GetParam(), nvrtc.version().c_str(),
+              seconds, cubin.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, NvrtcCompile,

@@ -11,12 +11,18 @@ namespace star::compile {
 
 const char* kindName(Kind k) {
   switch (k) {
-    case Kind::Scalar: return "scalar";
-    case Kind::Load: return "load";
-    case Kind::Jump: return "jump";
-    case Kind::ShapeRead: return "read";
-    case Kind::Team: return "team";
-    case Kind::Interpret: return "interpret";
+    case Kind::Scalar:
+      return "scalar";
+    case Kind::Load:
+      return "load";
+    case Kind::Jump:
+      return "jump";
+    case Kind::ShapeRead:
+      return "read";
+    case Kind::Team:
+      return "team";
+    case Kind::Interpret:
+      return "interpret";
   }
   return "?";
 }
@@ -118,7 +124,8 @@ std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::ui
 namespace {
 
 std::string operandText(char shape, std::uint32_t v) {
-  if (isRegisterShape(shape)) return (v & kGlobalBit) ? "G" + std::to_string(v & ~kGlobalBit) : "R" + std::to_string(v);
+  if (isRegisterShape(shape))
+    return (v & kGlobalBit) ? "G" + std::to_string(v & ~kGlobalBit) : "R" + std::to_string(v);
   return std::to_string(v);
 }
 
@@ -151,7 +158,8 @@ std::string printIr(std::span<const IrFunction> functions) {
       for (const IrInstr& in : b.instrs) {
         o << "    " << in.pc << ": " << kindName(in.kind) << ' ' << opInfo(in.op).name;
         const std::string_view shape = opInfo(in.op).shape;
-        for (std::size_t k = 0; k < in.operands.size(); ++k) o << (k ? ", " : " ") << operandText(shape[k], in.operands[k]);
+        for (std::size_t k = 0; k < in.operands.size(); ++k)
+          o << (k ? ", " : " ") << operandText(shape[k], in.operands[k]);
         if (in.backward) o << " (backward: polls)";
         o << '\n';
       }

@@ -10,17 +10,21 @@ namespace {
 
 // A register operand's C++ name: rN (a frame register) or gN (a global slot).
 std::string var(std::uint32_t operand) {
-  return (operand & kGlobalBit) ? "g" + std::to_string(operand & ~kGlobalBit) : "r" + std::to_string(operand);
+  return (operand & kGlobalBit) ? "g" + std::to_string(operand & ~kGlobalBit)
+                                : "r" + std::to_string(operand);
 }
 
-std::string opName(Op op) { return "Op::" + std::string(opInfo(op).name); }
+std::string opName(Op op) {
+  return "Op::" + std::string(opInfo(op).name);
+}
 
 class FunctionEmitter {
  public:
   FunctionEmitter(std::ostringstream& o, const IrFunction& f) : o_(o), f_(f) {}
 
   void emit() {
-    o_ << "// " << f_.name << "\ntemplate <class Team>\nSTAR_CFN Exit f" << f_.index << "(Compiled<Team>& c) {\n";
+    o_ << "// " << f_.name << "\ntemplate <class Team>\nSTAR_CFN Exit f" << f_.index
+       << "(Compiled<Team>& c) {\n";
     for (std::uint32_t r : f_.regsUsed) o_ << "  Word r" << r << " = c.reg(" << r << ");\n";
     for (std::uint32_t g : f_.globalsUsed) o_ << "  Word g" << g << " = c.global(" << g << ");\n";
     o_ << "  std::uint32_t exitPc = 0;\n  StopReason exitWhy = StopReason::None;\n";
@@ -42,7 +46,8 @@ class FunctionEmitter {
   // The registers this function writes, back to the frame (each block's leader).
   std::string writeBack() const {
     std::string s;
-    for (std::uint32_t r : f_.regsWritten) s += "c.putReg(" + std::to_string(r) + ", r" + std::to_string(r) + "); ";
+    for (std::uint32_t r : f_.regsWritten)
+      s += "c.putReg(" + std::to_string(r) + ", r" + std::to_string(r) + "); ";
     for (std::uint32_t g : f_.globalsWritten)
       s += "c.putGlobal(" + std::to_string(g) + ", g" + std::to_string(g) + "); ";
     return s;
@@ -52,23 +57,27 @@ class FunctionEmitter {
   std::string stop(const IrInstr& in, const std::string& why) const {
     return "{ exitPc = " + std::to_string(in.pc) + "; exitWhy = " + why + "; goto Lstop; }";
   }
-  std::string count(const IrInstr& in) const { return "if (c.stats) c.counted(" + opName(in.op) + ");"; }
-  std::string reg(const IrInstr& in, int k) const { return var(in.operands[static_cast<std::size_t>(k)]); }
+  std::string count(const IrInstr& in) const {
+    return "if (c.stats) c.counted(" + opName(in.op) + ");";
+  }
+  std::string reg(const IrInstr& in, int k) const {
+    return var(in.operands[static_cast<std::size_t>(k)]);
+  }
 
   void instruction(const IrInstr& in) {
     o_ << "  // " << in.pc << ": " << opInfo(in.op).name << "\n";
     switch (in.kind) {
       case Kind::Scalar: {
         const bool binary = in.operands.size() > 2;
-        o_ << "  { Word v; if (scalarOp<" << opName(in.op) << ">(" << reg(in, 1) << ", " << (binary ? reg(in, 2) : "0")
-           << ", v) != FaultKind::None) " << stop(in, "StopReason::Error") << " " << reg(in, 0) << " = v; "
-           << count(in) << " }\n";
+        o_ << "  { Word v; if (scalarOp<" << opName(in.op) << ">(" << reg(in, 1) << ", "
+           << (binary ? reg(in, 2) : "0") << ", v) != FaultKind::None) "
+           << stop(in, "StopReason::Error") << " " << reg(in, 0) << " = v; " << count(in) << " }\n";
         return;
       }
       case Kind::Load:
         if (in.op == Op::LOADI)
-          o_ << "  " << reg(in, 0) << " = static_cast<Word>(std::int64_t{" << static_cast<std::int32_t>(in.operands[1])
-             << "});";
+          o_ << "  " << reg(in, 0) << " = static_cast<Word>(std::int64_t{"
+             << static_cast<std::int32_t>(in.operands[1]) << "});";
         else if (in.op == Op::LOADK)
           o_ << "  " << reg(in, 0) << " = c.constant(" << in.operands[1] << ");";
         else
@@ -77,31 +86,38 @@ class FunctionEmitter {
         return;
       case Kind::Jump: {
         const std::uint32_t target = in.operands[in.op == Op::JMP ? 0 : 1];
-        std::string poll = in.backward ? "if (!c.poll()) " + stop(in, "StopReason::Poll") + " " : "";
+        std::string poll =
+            in.backward ? "if (!c.poll()) " + stop(in, "StopReason::Poll") + " " : "";
         std::string go = poll + count(in) + " goto L" + std::to_string(target) + ";";
-        if (in.op == Op::JMP) o_ << "  { " << go << " }\n";
+        if (in.op == Op::JMP)
+          o_ << "  { " << go << " }\n";
         else
-          o_ << "  if ((" << reg(in, 0) << " != 0) == " << (in.op == Op::JMPT ? "true" : "false") << ") { " << go
-             << " } else { " << count(in) << " }\n";
+          o_ << "  if ((" << reg(in, 0) << " != 0) == " << (in.op == Op::JMPT ? "true" : "false")
+             << ") { " << go << " } else { " << count(in) << " }\n";
         return;
       }
       case Kind::ShapeRead:
         o_ << "  { Word v; if (!c.read(" << opName(in.op) << ", " << reg(in, 1) << ", "
-           << (in.op == Op::BGET ? "static_cast<std::int64_t>(" + reg(in, 2) + ")" : std::string("0")) << ", v)) "
-           << stop(in, "StopReason::Error") << " " << reg(in, 0) << " = v; " << count(in) << " }\n";
+           << (in.op == Op::BGET ? "static_cast<std::int64_t>(" + reg(in, 2) + ")"
+                                 : std::string("0"))
+           << ", v)) " << stop(in, "StopReason::Error") << " " << reg(in, 0) << " = v; "
+           << count(in) << " }\n";
         return;
       case Kind::Team: {
         const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
         std::string values, imms;
         for (std::size_t k = 0; k < 4; ++k) {
           const bool has = k < in.operands.size();
-          values += (k ? ", " : "") + (has && isRegisterShape(shape[k]) ? var(in.operands[k]) : std::string("0"));
+          values += (k ? ", " : "") +
+                    (has && isRegisterShape(shape[k]) ? var(in.operands[k]) : std::string("0"));
           imms += (k ? ", " : "") + std::to_string(has ? in.operands[k] : 0) + "u";
         }
-        o_ << "  { Values v{{" << values << "}, {" << imms << "}}; const StopReason why = c.team(" << in.pc << ", "
-           << opName(in.op) << ", v); if (why != StopReason::None) " << stop(in, "why");
+        o_ << "  { Values v{{" << values << "}, {" << imms << "}}; const StopReason why = c.team("
+           << in.pc << ", " << opName(in.op) << ", v); if (why != StopReason::None) "
+           << stop(in, "why");
         for (std::size_t k = 0; k < in.operands.size(); ++k)
-          if (shape[k] == 's' && access[k] == 'w') o_ << " " << var(in.operands[k]) << " = v.v[" << k << "];";
+          if (shape[k] == 's' && access[k] == 'w')
+            o_ << " " << var(in.operands[k]) << " = v.v[" << k << "];";
         o_ << " " << count(in) << " }\n";
         return;
       }
@@ -124,7 +140,8 @@ std::string emitCpp(std::span<const IrFunction> functions) {
        "#ifndef STAR_CFN\n#define STAR_CFN STAR_HD_FN\n#endif\n\n"
        "namespace star_compiled {\nusing namespace star;\nusing namespace star::engine;\n\n";
   for (const IrFunction& f : functions)
-    if (f.reached) o << "template <class Team>\nSTAR_CFN Exit f" << f.index << "(Compiled<Team>& c);\n";
+    if (f.reached)
+      o << "template <class Team>\nSTAR_CFN Exit f" << f.index << "(Compiled<Team>& c);\n";
   o << '\n';
   for (const IrFunction& f : functions)
     if (f.reached) FunctionEmitter(o, f).emit();
@@ -133,7 +150,8 @@ std::string emitCpp(std::span<const IrFunction> functions) {
        "  Compiled<Team> c(t, p, s);\n  for (;;) {\n    Exit e;\n    switch (c.function) {\n";
   for (const IrFunction& f : functions)
     if (f.reached) o << "      case " << f.index << ": e = f" << f.index << "(c); break;\n";
-  o << "      default: e = c.interpret(c.pc);\n    }\n    if (e == Exit::Stopped) return;\n  }\n}\n\n"
+  o << "      default: e = c.interpret(c.pc);\n    }\n    if (e == Exit::Stopped) return;\n  "
+       "}\n}\n\n"
        "}  // namespace star_compiled\n";
   return o.str();
 }
@@ -143,7 +161,7 @@ std::vector<std::string> deviceOpcodeDefines() {
   auto define = [&](const std::string& name, std::uint64_t v) {
     out.push_back("-DSTAR_RTC_" + name + "=" + std::to_string(v) + "ull");
   };
-#define STAR_DEFINE_MASK(name) \
+#define STAR_DEFINE_MASK(name)  \
   define(#name "Lo", name##Lo); \
   define(#name "Hi", name##Hi);
   STAR_DEFINE_MASK(kScalarOps)

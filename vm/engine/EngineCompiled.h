@@ -65,13 +65,16 @@ class Compiled {
   STAR_HD void putGlobal(std::uint32_t g, Word v) {
     if (t.leader()) s_.globals[g] = v;
   }
-  STAR_HD const Shape& shape(Word handle) const { return s_.shapes[static_cast<std::uint32_t>(handle)]; }
+  STAR_HD const Shape& shape(Word handle) const {
+    return s_.shapes[static_cast<std::uint32_t>(handle)];
+  }
   STAR_HD Word constant(std::uint32_t k) const { return core.constant(k); }
 
   // ---- counting, for --stats (only with it on)
   STAR_HD void counted(Op op) {
     ++executed_;
-    if (t.leader() && static_cast<std::uint32_t>(op) < kOpCounters) ++s_.opCounts[static_cast<std::uint32_t>(op)];
+    if (t.leader() && static_cast<std::uint32_t>(op) < kOpCounters)
+      ++s_.opCounts[static_cast<std::uint32_t>(op)];
   }
 
   // ---- control

@@ -29,18 +29,27 @@ STAR_HD bool readShape(Op op, const Shape& x, std::int64_t index, Word& out) {
       out = (x.data[bit / 64] >> (bit % 64)) & 1;
       return true;
     }
-    case Op::BLEN: case Op::TROWS: out = x.rows; return true;
-    case Op::TCOLS: out = x.cols; return true;
-    default: break;
+    case Op::BLEN:
+    case Op::TROWS:
+      out = x.rows;
+      return true;
+    case Op::TCOLS:
+      out = x.cols;
+      return true;
+    default:
+      break;
   }
   const std::uint64_t len = x.rows;
   if (op == Op::WVAL && len > 63) return false;
   if (op == Op::WSVAL && (len < 1 || len > 64)) return false;
   if (op == Op::WFVAL && len != 32 && len != 64) return false;
   const Word v = len ? wordToNumber(x.data[0], len) : 0;
-  if (op == Op::WVAL) out = v;
-  else if (op == Op::WSVAL) out = static_cast<Word>(signExtend(v, static_cast<unsigned>(len)));
-  else out = len == 32 ? realBitsOf(floatBitsToReal(static_cast<std::uint32_t>(v))) : v;
+  if (op == Op::WVAL)
+    out = v;
+  else if (op == Op::WSVAL)
+    out = static_cast<Word>(signExtend(v, static_cast<unsigned>(len)));
+  else
+    out = len == 32 ? realBitsOf(floatBitsToReal(static_cast<std::uint32_t>(v))) : v;
   return true;
 }
 
