@@ -201,10 +201,14 @@ bool isCommand(const std::string& word) {
   return false;
 }
 
-std::string suggestCommand(const std::string& word) {
+std::vector<std::string> helpCommands() {
   std::vector<std::string> names;
   for (const CommandHelp& c : commands()) names.emplace_back(c.name);
-  std::string best = closestWord(word, names, /*ignoreDashes=*/true);
+  return names;
+}
+
+std::string suggestCommand(const std::string& word) {
+  std::string best = closestWord(word, helpCommands(), /*ignoreDashes=*/true);
   return best == word ? "" : best;
 }
 

@@ -14,6 +14,9 @@ int printCommandHelp(const std::string& command);
 // The help text of a command, "" for an unknown one.
 std::string commandHelpText(const std::string& command);
 
+// The commands of the help table, in its order (star(1) has a section for each).
+std::vector<std::string> helpCommands();
+
 // A command of the help table ("version" also as "--version"; "--help" and "-h").
 bool isCommand(const std::string& word);
 

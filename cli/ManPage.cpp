@@ -30,9 +30,6 @@ std::string roff(const std::string& text) {
   return out.str();
 }
 
-// The commands `star help COMMAND` knows, in the order of the usage text.
-constexpr const char* kCommands[] = {"run",  "check", "dis", "compile",
-                                     "repl", "test",  "lsp", "version"};
 
 }  // namespace
 
@@ -50,7 +47,7 @@ std::string manPage(const std::string& version) {
        "terminal or runs the program on standard input.\n"
     << ".PP\n.nf\n"
     << roff(usageText()) << ".fi\n.SH COMMANDS\n";
-  for (const char* c : kCommands) {
+  for (const std::string& c : helpCommands()) {
     const std::string text = commandHelpText(c);
     if (text.empty()) continue;
     m << ".SS " << c << "\n.nf\n" << roff(text) << ".fi\n";

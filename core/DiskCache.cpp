@@ -1,32 +1,17 @@
 #include "core/DiskCache.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <random>
-#include <sstream>
 
 namespace star {
 
 namespace {
 
 constexpr std::string_view kMagic = "STARCACHE1\n";
-
-bool makeDirectories(const std::string& path) {
-  std::string at;
-  std::stringstream parts(path);
-  std::string part;
-  if (!path.empty() && path[0] == '/') at = "/";
-  while (std::getline(parts, part, '/')) {
-    if (part.empty()) continue;
-    at += part + "/";
-    if (::mkdir(at.c_str(), 0755) != 0 && errno != EEXIST) return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -64,7 +49,10 @@ std::optional<std::string> DiskCache::read(const std::string& key) const {
 }
 
 bool DiskCache::write(const std::string& key, std::string_view payload) const {
-  if (dir_.empty() || !makeDirectories(dir_)) return false;
+  if (dir_.empty()) return false;
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) return false;
   std::random_device rd;
   const std::string temp =
       dir_ + "/." + key + "." + std::to_string(::getpid()) + "." + std::to_string(rd());

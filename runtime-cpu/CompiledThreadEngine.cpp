@@ -24,8 +24,6 @@ extern "C" void star_compiled_run(star::cpu::ThreadTeam& t, const star::engine::
 }
 )";
 
-}  // namespace
-
 // The functions of an engine image with plain opcodes again (its op words carry flags).
 std::vector<std::vector<std::uint32_t>> plainCode(const EngineProgramImage& image) {
   std::vector<std::vector<std::uint32_t>> out;
@@ -41,6 +39,8 @@ std::vector<std::vector<std::uint32_t>> plainCode(const EngineProgramImage& imag
   }
   return out;
 }
+
+}  // namespace
 
 std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, bool useCache) {
   auto compiler = std::make_shared<HostCompiler>();

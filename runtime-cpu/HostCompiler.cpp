@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -63,8 +64,8 @@ class TempDir {
     if (::mkdtemp(pattern.data())) path_ = pattern;
   }
   ~TempDir() {
-    if (path_.empty()) return;
-    runTool({"rm", "-rf", path_}, "/dev/null");
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
   }
   const std::string& path() const { return path_; }
 
@@ -115,8 +116,8 @@ std::string HostCompiler::build(const std::string& source, std::span<const Embed
   }
   for (const EmbeddedFile& h : headers) {
     const std::string path = dir.path() + "/include/" + std::string(h.path);
-    std::string folder = path.substr(0, path.rfind('/'));
-    runTool({"mkdir", "-p", folder}, "/dev/null");
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
     if (!writeAll(path, h.text)) {
       error = "cannot write " + path;
       return "";

@@ -329,7 +329,6 @@ void ReplSession::rollback(Mark& m, bool restoreValues) {
   module_.functions.resize(m.functions);
   module_.globals.resize(m.globals);
   module_.constants.resize(m.constants);
-  ++module_.revision;
   unitLoader_.loadedNames().resize(m.units);
   if (programs_.size() > m.programs) programs_.resize(m.programs);
   if (lastEntry_ >= static_cast<std::int64_t>(m.functions)) lastEntry_ = -1;

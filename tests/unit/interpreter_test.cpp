@@ -445,9 +445,9 @@ TEST_F(Interp, StaysUsableAfterARuntimeError) {
   EXPECT_EQ(again.output, "done 1111\n");
 }
 
-// The device engine keeps its own copy of the module's code, made again when the module changes.
-// The REPL rolls a failed input back and may then grow the module to the same sizes with other
-// code: the module's revision tells the copy apart. Here the code is changed in place, sizes kept.
+// The device engine keeps its own copy of the module's code, made again for every run. The REPL
+// rolls a failed input back and may then grow the module to the same sizes with other code; here
+// the code is changed in place, sizes kept, and the next run must see it.
 TEST_F(Interp, TheEngineTakesAModuleChangedInPlaceAfresh) {
   startest::Vm engineVm;
   engineVm.interp.enableDeviceEngine(true);
@@ -470,7 +470,6 @@ TEST_F(Interp, TheEngineTakesAModuleChangedInPlaceAfresh) {
       changed = true;
     }
   ASSERT_TRUE(changed);
-  ++c.module.revision;
   RunResult second = engineVm.run(c.module);
   ASSERT_FALSE(second.error) << *second.error;
   EXPECT_EQ(second.output, "-292\n");
@@ -587,7 +586,9 @@ TEST_F(Interp, ASecondProgramAtTheSameAddressHasItsOwnParallelLoops) {
   RunResult r = same.run(m);
   ASSERT_FALSE(r.error) << *r.error;
   EXPECT_EQ(r.output, "1111\n1111\n0000\n0000");
-  if (startest::testParallelLoops()) EXPECT_GT(same.interp.parallelStats().parallel, 0u);  // not sequential
+  if (startest::testParallelLoops()) {
+    EXPECT_GT(same.interp.parallelStats().parallel, 0u);  // not sequential
+  }
   m = compileAt("xor");
   r = same.run(m);
   ASSERT_FALSE(r.error) << *r.error;

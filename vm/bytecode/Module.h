@@ -83,10 +83,6 @@ struct Module {
   std::vector<GlobalInfo> globals;
   std::vector<Function> functions;
   std::uint32_t entry = 0;  // the main body
-  // Bumped by whoever changes the module in place other than by appending (the REPL's rollback
-  // after a failed input), so that what is cached per module (the device engine's copy of the
-  // code) is not taken for the module that grows again to the same sizes. Not written to files.
-  std::uint64_t revision = 0;
 };
 
 }  // namespace star

@@ -6,6 +6,7 @@
 
 #include "vm/bytecode/ControlFlow.h"
 #include "vm/bytecode/Decode.h"
+#include "vm/engine/EngineReads.h"
 
 namespace star::compile {
 
@@ -27,14 +28,6 @@ const char* kindName(Kind k) {
   return "?";
 }
 
-namespace {
-
-bool isShapeRead(Op op) {
-  return op == Op::BGET || op == Op::BLEN || op == Op::WVAL || op == Op::WSVAL || op == Op::WFVAL ||
-         op == Op::TROWS || op == Op::TCOLS;
-}
-
-}  // namespace
 
 Kind kindOf(Op op) {
   // EXP, LN, SIN, COS, ARCTAN, POWER: the host's C library computes them on every engine (the
@@ -43,7 +36,7 @@ Kind kindOf(Op op) {
   if (isScalarOp(op)) return Kind::Scalar;
   if (op == Op::LOADI || op == Op::LOADK || op == Op::MOVE) return Kind::Load;
   if (isJump(op)) return Kind::Jump;
-  if (isShapeRead(op)) return Kind::ShapeRead;
+  if (engine::isShapeRead(op)) return Kind::ShapeRead;
   if (isTeamOp(op) && op != Op::PFOR) return Kind::Team;
   return Kind::Interpret;
 }

@@ -219,14 +219,12 @@ class Interpreter {
   DeviceEngine* engine_ = nullptr;
   bool compiledOn_ = false;
   std::uint32_t entry_ = 0;           // the function the current run started in
-  std::uint32_t engineEntry_ = 0;     // the entry the engine's program was loaded for  // engine_ is the backend's compiled tier
   EngineStats engineStats_;
   bool engineWantsStorage_ = false;  // the engine's last stop was for storage: grow the pools
   void growPoolsForEngine();
   bool mayReachEngineLoops() const;
   std::vector<bool> reachesEngineLoop_;  // per function of the loaded module (reachesEngineLoops)
   const Module* engineModule_ = nullptr;
-  std::uint64_t engineModuleKey_ = 0;
   std::uint64_t nativeCalls_ = 0;
   ExecutionStats stats_;
   std::vector<std::uint64_t> scratch_;

@@ -39,16 +39,6 @@ const char* reasonName(engine::StopReason r) {
   }
 }
 
-// Changes whenever the REPL grows the module (functions, constants and globals are only ever
-// appended) or rolls it back (its revision), cheaply.
-std::uint64_t moduleKey(const Module& m) {
-  std::uint64_t words = 0;
-  for (const Function& f : m.functions) words += f.code.size();
-  const std::uint64_t sizes =
-      (words * 1000003u + m.functions.size()) * 1000003u + m.constants.size() * 31u + m.globals.size();
-  return sizes * 1000003u + m.revision;
-}
-
 }  // namespace
 
 void EngineStats::print(std::ostream& out) const {
@@ -130,7 +120,6 @@ void Interpreter::loadProgram(const Module& m) {
   }
   reachesEngineLoop_ = reachesEngineLoops(m, img.loops);
   img.entry = entry_;
-  engineEntry_ = entry_;
   for (const Constant& k : m.constants) {
     engine::Word value = 0;
     std::uint64_t length = 0;
@@ -153,7 +142,6 @@ void Interpreter::loadProgram(const Module& m) {
   }
   engine_->load(img);
   engineModule_ = &m;
-  engineModuleKey_ = moduleKey(m);
 }
 
 // Whether the run about to be handed over may reach a parallel loop the engine runs itself: the
@@ -197,7 +185,8 @@ void Interpreter::growPoolsForEngine() {
 
 void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::uint32_t*& code,
                               std::uint32_t& pc) {
-  if (engineModule_ != &m || engineModuleKey_ != moduleKey(m) || engineEntry_ != entry_) loadProgram(m);
+  // Loaded once a run (Interpreter::run forgets the last one): the module cannot change during it.
+  if (engineModule_ != &m) loadProgram(m);
   if (engineWantsStorage_) growPoolsForEngine();
   // The hand-over: the frames, owned handles, pools and fixed flags are the engine's own types,
   // moved in and back (also when the engine throws); registers and globals are copied as memory.
