@@ -140,7 +140,7 @@ int commandDis(const CommandLine& cl) {
     std::vector<compile::FunctionCode> functions;
     for (const Function& f : p.module.functions) functions.push_back({f.name, f.code, f.numRegs});
     const std::vector<compile::IrFunction> ir = compile::buildIr(functions, p.module.entry);
-    std::cout << (cl.emit == "ir" ? compile::printIr(ir) : compile::emitCpp(ir));
+    std::cout << (cl.emit == "ir" ? compile::printIr(ir) : compile::emitCpp(ir, cl.stats));
     return 0;
   }
   disassemble(p.module, std::cout, [&](std::uint32_t file, std::uint32_t line) {

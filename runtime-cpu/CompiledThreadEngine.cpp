@@ -7,7 +7,6 @@
 
 #include "runtime-cpu/HostCompiler.h"
 #include "runtime-cpu/ThreadEngine.h"
-#include "vm/compile/CompiledIr.h"
 #include "vm/compile/EmitCpp.h"
 
 namespace star::cpu {
@@ -24,22 +23,6 @@ extern "C" void star_compiled_run(star::cpu::ThreadTeam& t, const star::engine::
 }
 )";
 
-// The functions of an engine image with plain opcodes again (its op words carry flags).
-std::vector<std::vector<std::uint32_t>> plainCode(const EngineProgramImage& image) {
-  std::vector<std::vector<std::uint32_t>> out;
-  for (const engine::FunctionInfo& f : image.functions) {
-    std::vector<std::uint32_t> code(image.code.begin() + f.code,
-                                    image.code.begin() + f.code + f.codeSize);
-    for (std::size_t pc = 0; pc < code.size();) {
-      const std::uint32_t w = code[pc];
-      code[pc] = w & engine::kOpcodeMask;
-      pc += 1 + ((w >> engine::kOperandCountShift) & engine::kOperandCountMask);
-    }
-    out.push_back(std::move(code));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, bool useCache) {
@@ -47,13 +30,7 @@ std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, b
   return makeThreadEngine(
       storage,
       [compiler, useCache](const EngineProgramImage& image, CompileStats& stats) -> TeamRun {
-        const std::vector<std::vector<std::uint32_t>> codes = plainCode(image);
-        std::vector<compile::FunctionCode> functions;
-        for (std::size_t i = 0; i < codes.size(); ++i)
-          functions.push_back(
-              {"function " + std::to_string(i), codes[i], image.functions[i].numRegs});
-        const std::string source =
-            compile::emitCpp(compile::buildIr(functions, image.entry)) + kHostEntry;
+        const std::string source = compile::emitCpp(image) + kHostEntry;
         std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(),
                                           compile::engineHeaders().end());
         for (const EmbeddedFile& f : threadTeamHeaders()) headers.push_back(f);

@@ -24,6 +24,7 @@
 
 #include "core/MemoryLimit.h"
 #include "runtime-cuda/CudaCheck.h"
+#include "runtime-cuda/CompiledEngine.h"
 #include "runtime-cuda/CudaEngine.h"
 #include "runtime-cuda/CudaParallel.h"
 #include "runtime-cuda/DeviceContext.h"
@@ -339,6 +340,11 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
 
   // ---- the device engine (runtime-cuda/CudaEngine.h) -----------------------------------------
   DeviceEngine* deviceEngine() override { return &engine_; }
+  // Its compiled tier (runtime-cuda/CompiledEngine.h).
+  DeviceEngine* compiledEngine(bool useCache) override {
+    if (!compiled_) compiled_ = cuda::makeCompiledCudaEngine(ctx_, values_, useCache);
+    return compiled_.get();
+  }
 
  private:
   const cuda::Launch& launch() const { return ctx_.launch(); }
@@ -430,6 +436,7 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
                                  reshapeBits(values_.bits(h), length);
                                }};
   cuda::CudaEngine engine_{ctx_, values_};
+  std::unique_ptr<cuda::CudaEngine> compiled_;
 };
 
 }  // namespace

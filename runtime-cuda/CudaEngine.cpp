@@ -35,6 +35,7 @@ CudaEngine::~CudaEngine() {
   ctx_.release(staging_);
   ctx_.release(regions_);
   ctx_.release(partials_);
+  ctx_.release(gridBarrier_);
   if (pinned_ != nullptr) {
     cudaStreamSynchronize(ctx_.stream());
     cudaFreeHost(pinned_);
@@ -83,9 +84,12 @@ void CudaEngine::load(const EngineProgramImage& image) {
   program_.constLength = base + constLength;
   program_.constWords = base + constWords;
   program_.loops = reinterpret_cast<const engine::LoopInfo*>(base + loops);
+  kernels_ = build_ ? build_(image, compileStats_) : nullptr;
+  if (!kernels_) kernels_ = &interpreterKernels();
 }
 
 void CudaEngine::run(EngineRun& r) {
+  if (!kernels_) kernels_ = &interpreterKernels();
   engine::Header& h = r.header;
   h.handles = values_.size();
   h.poolCap = h.handles;
@@ -97,7 +101,7 @@ void CudaEngine::run(EngineRun& r) {
   small.framesCap = h.frames + std::min<std::uint64_t>(h.framesCap - h.frames, kSharedFramesRoom);
   small.ownedCap = h.owned + std::min<std::uint64_t>(h.ownedCap - h.owned, kSharedOwnedRoom);
   const bool shared = !std::getenv("STAR_ENGINE_GLOBAL_REGION") &&
-                      engine::layoutOf(small).total * sizeof(std::uint64_t) <= engineSharedLimit();
+                      engine::layoutOf(small).total * sizeof(std::uint64_t) <= kernels_->sharedLimit();
   if (shared) h = small;
   const engine::Layout l = engine::layoutOf(h);
   hostBuffer(l.total + 8);
@@ -137,7 +141,7 @@ void CudaEngine::run(EngineRun& r) {
   unsigned blocks = 1, threads;
   if (grid) {
     threads = EnginePolicy::kMaxThreads;
-    blocks = std::max(1u, engineGridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
+    blocks = std::max(1u, kernels_->gridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
   } else {
     threads = static_cast<unsigned>(
         std::clamp<std::uint64_t>((work + 31) / 32 * 32, 32, EnginePolicy::kMaxThreads));
@@ -151,8 +155,15 @@ void CudaEngine::run(EngineRun& r) {
   p.partials = ctx_.grow(partials_, partialsCapacity_, 2 * std::uint64_t{blocks});
   p.host = pinnedOnDevice_ + l.total;
   p.ticket = ctx_.nextTicket();
-  if (grid) launchEngineGrid(ctx_.stream(), p, blocks, threads);
-  else launchEngineBlock(ctx_.stream(), p, threads);
+  if (kernels_ != &interpreterKernels()) {
+    if (!gridBarrier_) {
+      ctx_.grow(gridBarrier_, gridBarrierCapacity_, 1);
+      check(cudaMemsetAsync(gridBarrier_, 0, sizeof(std::uint64_t), ctx_.stream()), "grid barrier");
+    }
+    p.gridBarrier = reinterpret_cast<unsigned*>(gridBarrier_);
+  }
+  if (grid) kernels_->launchGrid(ctx_.stream(), p, blocks, threads);
+  else kernels_->launchBlock(ctx_.stream(), p, threads);
   ++launches_;
   shape_ = grid ? std::to_string(blocks) + " blocks x " + std::to_string(threads) + " threads (cooperative grid)"
                 : "1 block x " + std::to_string(threads) + " threads";

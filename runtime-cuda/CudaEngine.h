@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "runtime-cuda/DeviceContext.h"
@@ -14,9 +15,17 @@
 
 namespace star::cuda {
 
+class EngineKernels;
+
+// The kernels a program's runs launch: a compiled tier's (CompiledEngine.h), or null when the
+// program could not be compiled (the interpreter's kernels then run it).
+using KernelBuilder = std::function<EngineKernels*(const EngineProgramImage&, CompileStats&)>;
+
 class CudaEngine final : public DeviceEngine {
  public:
-  CudaEngine(DeviceContext& ctx, HandleTable<DeviceValue>& values) : ctx_(ctx), values_(values) {}
+  // Without a builder, the interpreter's kernels (kernels/Engine.cu) run every program.
+  CudaEngine(DeviceContext& ctx, HandleTable<DeviceValue>& values, KernelBuilder build = {})
+      : ctx_(ctx), values_(values), build_(std::move(build)) {}
   ~CudaEngine() override;
   CudaEngine(const CudaEngine&) = delete;
   CudaEngine& operator=(const CudaEngine&) = delete;
@@ -25,12 +34,18 @@ class CudaEngine final : public DeviceEngine {
   void run(EngineRun& run) override;
   std::string shape() const override { return shape_; }
   std::uint64_t launches() const override { return launches_; }
+  CompileStats compileStats() const override { return compileStats_; }
 
  private:
   void hostBuffer(std::uint64_t words);
 
   DeviceContext& ctx_;
   HandleTable<DeviceValue>& values_;
+  KernelBuilder build_;
+  EngineKernels* kernels_ = nullptr;  // the loaded program's
+  CompileStats compileStats_;
+  std::uint64_t* gridBarrier_ = nullptr;  // compiled code's grid barrier: two 32-bit words, zero
+  std::uint64_t gridBarrierCapacity_ = 0;
   engine::Program program_;
   std::uint64_t* programWords_ = nullptr;  // the program's arrays, one allocation
   std::uint64_t programCapacity_ = 0;

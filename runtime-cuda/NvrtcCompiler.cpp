@@ -1,12 +1,9 @@
 #include "runtime-cuda/NvrtcCompiler.h"
 
-#include <dlfcn.h>
-
-#include <cstdlib>
 #include <string>
-#include <type_traits>
 #include <vector>
 
+#include "runtime-cuda/DynamicLibrary.h"
 #include "vm/compile/EmitCpp.h"
 
 namespace star::cuda {
@@ -19,19 +16,7 @@ using nvrtcResult = int;
 using nvrtcProgram = struct _nvrtcProgram*;
 
 // Stand-ins for the standard headers the engine includes (NVRTC ships none).
-constexpr const char* kCstdint = R"(#pragma once
-namespace std {
-using int8_t = signed char;
-using uint8_t = unsigned char;
-using int16_t = short;
-using uint16_t = unsigned short;
-using int32_t = int;
-using uint32_t = unsigned int;
-using int64_t = long long;
-using uint64_t = unsigned long long;
-using uintptr_t = unsigned long long;
-}  // namespace std
-)";
+constexpr const char* kCstdint = "#pragma once\n#include \"core/FixedWidth.h\"\n";
 constexpr const char* kConcepts = R"(#pragma once
 namespace std {
 template <class T, class U> inline constexpr bool star_same_ = false;
@@ -60,21 +45,13 @@ NvrtcCompiler::NvrtcCompiler() {
   static const Api* api = nullptr;
   static std::string reason;
   static const bool loaded = [] {
-    std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-    for (const char* home : {static_cast<const char*>(std::getenv("CUDA_HOME")), "/usr/local/cuda"})
-      if (home && *home) names.push_back(std::string(home) + "/lib64/libnvrtc.so");
-    void* lib = nullptr;
-    for (const std::string& n : names)
-      if ((lib = ::dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    void* lib = openCudaLibrary("nvrtc");
     if (!lib) {
       reason = "NVRTC (libnvrtc) is not installed or not on the library path";
       return false;
     }
     static Api a{};
-    auto sym = [&](auto& f, const char* name) {
-      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(::dlsym(lib, name));
-      return f != nullptr;
-    };
+    auto sym = [&](auto& f, const char* name) { return bindSymbol(lib, f, name); };
     if (!(sym(a.create, "nvrtcCreateProgram") && sym(a.compile, "nvrtcCompileProgram") &&
           sym(a.logSize, "nvrtcGetProgramLogSize") && sym(a.log, "nvrtcGetProgramLog") &&
           sym(a.cubinSize, "nvrtcGetCUBINSize") && sym(a.cubin, "nvrtcGetCUBIN") &&
@@ -93,6 +70,9 @@ NvrtcCompiler::NvrtcCompiler() {
 std::vector<std::string> compiledCodeOptions() {
   std::vector<std::string> o = compile::deviceOpcodeDefines();
   o.push_back("-DSTAR_CFN=__device__ __noinline__");
+  // Relocatable code that calls the interpreter's code in CompiledLibrary.cu (linked afterwards,
+  // DeviceLinker.h) rather than compiling it again; 64 registers, as the library has.
+  for (const char* x : {"-rdc=true", "-maxrregcount=64", "-DSTAR_COMPILED_LINKED"}) o.push_back(x);
   return o;
 }
 

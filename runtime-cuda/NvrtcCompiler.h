@@ -4,8 +4,7 @@
 // headers come from the binary (vm/compile's engineHeaders); NVRTC has no C++ standard library, so
 // the two standard headers the engine needs (<cstdint>, <concepts>) are given as small stand-ins.
 //
-// Loading and launching the cubin with the driver API is the second half, not written yet: today
-// this is what CI uses to prove that the generated code and its kernels compile for the GPU.
+// CompiledBuild.h links the result (relocatable code) with the interpreter's code and caches it.
 #pragma once
 
 #include <span>
@@ -17,10 +16,13 @@
 namespace star::cuda {
 
 // The kernels compiled code runs in (runtime-cuda/kernels/CompiledKernels.cuh and what it
-// includes), embedded; kCompiledKernelsEntry is the line that appends them to generated code.
+// includes), embedded; compiledKernelsEntry(grid) is the text that appends one form of them to
+// generated code.
 std::span<const EmbeddedFile> compiledKernelHeaders();
-inline constexpr const char* kCompiledKernelsEntry =
-    "\n#include \"runtime-cuda/kernels/CompiledKernels.cuh\"\n";
+inline std::string compiledKernelsEntry(bool grid) {
+  return std::string("\n#define STAR_COMPILED_GRID ") + (grid ? "1" : "0") +
+         "\n#include \"runtime-cuda/kernels/CompiledKernels.cuh\"\n";
+}
 
 // NVRTC's options for compiled code: the opcode macros (vm/compile's deviceOpcodeDefines) and each
 // compiled function kept a function of its own (STAR_CFN): inlined into the trampoline, the

@@ -4,7 +4,7 @@
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
 #   scripts/device-tests.sh [unit] [oracles] [lang] [interrupt] [compare] [sanitize] [bench] [sssp] [engine]
-#                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [unpack]
+#                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [compiled] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
 # enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
@@ -14,6 +14,8 @@
 # loops: the papers' WARSHALL and WARSHALL_C with and without parallel loops, on every engine;
 # difftest: random programs, CPU against the CUDA host and device engines ($STAR_DIFF_COUNT from
 # $STAR_DIFF_START, at most $STAR_DIFF_SECONDS; progress lines every 100 programs);
+# compiled: the compiled tier on the GPU (its build, the golden suite in both forms, random programs
+# against the CPU backend, compute-sanitizer on compiled kernels, DIJKSTRA against the interpreter);
 # `unpack` alone only unpacks the bundle, for commands of one's own).
 set -uo pipefail
 D=${STAR_DIST:-$PWD/build-gpu/dist}
@@ -170,6 +172,41 @@ if want enginecheck; then
       note "compute-sanitizer $tool, device engine ($mode) on engine_loops rc=$rc (2: the program's error): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-loops-$tool-$mode.txt" | tail -1)"
       [ $rc -eq 0 ] || [ $rc -eq 2 ] || status=1
     done
+  done
+fi
+if want compiled; then
+  # A fresh cache: every program is built here (NVRTC, nvJitLink) and then loaded from the cache.
+  export STAR_CACHE_DIR=$OUT/cache
+  "$D/bin/nvrtc_compile_test" > "$OUT/compiled-build.txt" 2>&1; rc=$?
+  note "compiled build (NVRTC + nvJitLink) rc=$rc: $(grep -E 'form:|^\[  (PASSED|FAILED)' "$OUT/compiled-build.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
+  for mode in block grid; do
+    STAR_ENGINE_MODE=$mode python3 "$D/tools/lit/lit.py" -sv --param star="$D/bin/star" --param backend=cuda \
+      --param flags=--engine=compiled --param llvm_bin="$D/tools" tests/lang > "$OUT/lang-cuda-compiled-$mode.txt" 2>&1; rc=$?
+    note "golden tests on cuda, compiled code ($mode) rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/lang-cuda-compiled-$mode.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
+  python3 tests/gen/difftest.py --star "$D/bin/star" --seed-start "${STAR_DIFF_START:-1}" \
+    --count "${STAR_DIFF_COUNT:-2000}" --jobs "${STAR_DIFF_JOBS:-16}" \
+    --time-limit "${STAR_DIFF_SECONDS:-120}" --failures "$OUT/difftest-compiled-failures" --quiet \
+    --config "cpu={star} run --backend=cpu {prog}" --config "compiled={star} run --backend=cuda --engine=compiled {prog}" \
+    > "$OUT/difftest-compiled.txt" 2>&1; rc=$?
+  note "random programs, cpu / cuda compiled rc=$rc: $(grep -v ' done, ' "$OUT/difftest-compiled.txt" | tail -3 | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
+  for tool in memcheck racecheck; do
+    for mode in block grid; do
+      [ $tool = racecheck ] && [ $mode = grid ] && continue
+      STAR_ENGINE_MODE=$mode compute-sanitizer --tool $tool --error-exitcode 9 "$D/bin/star" run --backend=cuda \
+        --engine=compiled examples/warshall.star examples/graphs/two_cycles8.txt > "$OUT/sanitizer-compiled-$tool-$mode.txt" 2>&1; rc=$?
+      note "compute-sanitizer $tool, compiled code ($mode) on warshall rc=$rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-compiled-$tool-$mode.txt" | tail -1)"
+      [ $rc -eq 0 ] || status=1
+    done
+  done
+  # DIJKSTRA on the 12 x 12 grid example: the whole run, interpreted, compiled cold, compiled warm.
+  for engine in device compiled compiled; do
+    /usr/bin/time -f "%e s" "$D/bin/star" run --backend=cuda --engine=$engine --no-native --stats \
+      examples/dijkstra.star examples/graphs/grid12.gr 9 > "$OUT/dijkstra-$engine.txt" 2>&1
+    note "dijkstra 100x100, $engine: $(grep -E 'compiled code|launches' "$OUT/dijkstra-$engine.txt" | tr '\n' ' ') $(tail -1 "$OUT/dijkstra-$engine.txt")"
   done
 fi
 if want difftest; then

@@ -41,79 +41,88 @@ std::size_t sharedBytes(const EngineParams& p) {
   return p.regions ? 0 : static_cast<std::size_t>(p.layout.total * sizeof(Word));
 }
 
-// Both kernels may take the most dynamic shared memory the device allows (set once).
-void allowSharedRegion() {
-  static const bool done = [] {
-    const int bytes = static_cast<int>(engineSharedLimit());
-    check(cudaFuncSetAttribute(engineKernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-          "device engine shared memory");
-    check(cudaFuncSetAttribute(engineKernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-          "device engine shared memory");
-    return true;
-  }();
-  (void)done;
-}
-
 }  // namespace
 
-std::uint64_t engineSharedLimit() {
-  static const std::uint64_t limit = [] {
-    int device = 0, optin = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice");
-    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "shared memory");
-    cudaFuncAttributes attr{};
-    check(cudaFuncGetAttributes(&attr, engineKernel<true>), "device engine attributes");
-    const std::uint64_t fixed = attr.sharedSizeBytes + 1024;  // the kernel's own, and a margin
-    return optin > 0 && static_cast<std::uint64_t>(optin) > fixed ? static_cast<std::uint64_t>(optin) - fixed : 0;
-  }();
-  return limit;
+const void* interpreterKernel(bool grid) {
+  return grid ? reinterpret_cast<const void*>(&engineKernel<true>)
+              : reinterpret_cast<const void*>(&engineKernel<false>);
+}
+
+EngineKernels& interpreterKernels() {
+  static EngineKernels kernels(reinterpret_cast<const void*>(&engineKernel<false>),
+                               reinterpret_cast<const void*>(&engineKernel<true>));
+  return kernels;
+}
+
+const void* EngineKernels::kernel(bool grid) {
+  if (!kernel_[grid] && make_) kernel_[grid] = make_(grid);
+  if (!kernel_[grid]) check(cudaErrorInvalidDeviceFunction, "the device engine's kernel");
+  return kernel_[grid];
+}
+
+std::uint64_t EngineKernels::sharedLimit() {
+  if (sharedLimit_ != ~std::uint64_t{0}) return sharedLimit_;
+  int device = 0, optin = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "shared memory");
+  cudaFuncAttributes attr{};
+  // Both forms have the same static shared memory: the block form, always the first made, answers.
+  check(cudaFuncGetAttributes(&attr, kernel(false)), "device engine attributes");
+  const std::uint64_t fixed = attr.sharedSizeBytes + 1024;  // the kernel's own, and a margin
+  sharedLimit_ = optin > 0 && static_cast<std::uint64_t>(optin) > fixed ? static_cast<std::uint64_t>(optin) - fixed : 0;
+  return sharedLimit_;
+}
+
+// Each kernel may take the most dynamic shared memory the device allows (set once).
+void EngineKernels::allowSharedRegion(bool grid) {
+  if (allowed_[grid]) return;
+  const int bytes = static_cast<int>(sharedLimit());
+  check(cudaFuncSetAttribute(kernel(grid), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+        "device engine shared memory");
+  allowed_[grid] = true;
 }
 
 // The shared memory carve-out just large enough for the region: the rest of the multiprocessor's
 // memory stays L1 cache for the values' bits (the driver would otherwise take the largest).
-void carveOut(const void* kernel, std::size_t bytes) {
-  static int last[2] = {-1, -1};
-  int& mine = last[kernel == reinterpret_cast<const void*>(&engineKernel<true>)];
+void EngineKernels::carveOut(bool grid, std::size_t bytes) {
+  int& mine = carveOut_[grid];
   const int percent = bytes == 0 ? 0
-                      : static_cast<int>(std::min<std::uint64_t>(100, (bytes + 2048) * 100 / (engineSharedLimit() + 1024) + 1));
+                      : static_cast<int>(std::min<std::uint64_t>(100, (bytes + 2048) * 100 / (sharedLimit() + 1024) + 1));
   if (percent == mine) return;
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
+  check(cudaFuncSetAttribute(kernel(grid), cudaFuncAttributePreferredSharedMemoryCarveout, percent),
         "device engine carve-out");
   mine = percent;
 }
 
-void launchEngineBlock(cudaStream_t stream, const EngineParams& p, unsigned threads) {
-  allowSharedRegion();
-  carveOut(reinterpret_cast<const void*>(&engineKernel<false>), sharedBytes(p));
-  engineKernel<false><<<1, threads, sharedBytes(p), stream>>>(p);
-  checkLaunch("device engine");
+void EngineKernels::launchBlock(cudaStream_t stream, const EngineParams& p, unsigned threads) {
+  allowSharedRegion(false);
+  carveOut(false, sharedBytes(p));
+  void* args[] = {const_cast<EngineParams*>(&p)};
+  check(cudaLaunchKernel(kernel(false), dim3(1), dim3(threads), args, sharedBytes(p), stream), "device engine");
 }
 
-void launchEngineGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads) {
-  allowSharedRegion();
-  carveOut(reinterpret_cast<const void*>(&engineKernel<true>), sharedBytes(p));
+void EngineKernels::launchGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads) {
+  allowSharedRegion(true);
+  carveOut(true, sharedBytes(p));
   void* args[] = {const_cast<EngineParams*>(&p)};
-  check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&engineKernel<true>), dim3(blocks),
-                                    dim3(threads), args, sharedBytes(p), stream),
+  check(cudaLaunchCooperativeKernel(kernel(true), dim3(blocks), dim3(threads), args, sharedBytes(p), stream),
         "device engine (cooperative grid)");
 }
 
-unsigned engineGridBlocks(unsigned threads, std::uint64_t sharedBytes) {
+unsigned EngineKernels::gridBlocks(unsigned threads, std::uint64_t sharedBytes) {
   // Asked before every grid launch, mostly with the same shape: the last answer is kept.
-  static unsigned lastThreads = 0, lastBlocks = 0;
-  static std::uint64_t lastBytes = ~std::uint64_t{0};
-  if (threads == lastThreads && sharedBytes == lastBytes) return lastBlocks;
-  allowSharedRegion();
+  if (threads == lastThreads_ && sharedBytes == lastBytes_) return lastBlocks_;
+  allowSharedRegion(true);
   int perSm = 0, device = 0, sms = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, engineKernel<true>, static_cast<int>(threads),
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel(true), static_cast<int>(threads),
                                                       static_cast<std::size_t>(sharedBytes)),
         "device engine occupancy");
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessors");
-  lastThreads = threads;
-  lastBytes = sharedBytes;
-  lastBlocks = static_cast<unsigned>(perSm > 0 ? perSm * sms : 0);
-  return lastBlocks;
+  lastThreads_ = threads;
+  lastBytes_ = sharedBytes;
+  lastBlocks_ = static_cast<unsigned>(perSm > 0 ? perSm * sms : 0);
+  return lastBlocks_;
 }
 
 }  // namespace star::cuda

@@ -1,14 +1,17 @@
-// The compiled tier's C++ compiles for the GPU: the code generated for the examples, with its
-// kernels (runtime-cuda/kernels/CompiledKernels.cuh: the GPU team, one block or the grid with its
-// own barrier) and the engine's headers as the binary carries them, compiled by NVRTC for sm_90
-// (no GPU needed). It proves the code compiles and that both kernels are in the cubin, not a
-// launch (that needs a GPU). Skipped where libnvrtc cannot be loaded.
+// The compiled tier's GPU build without a GPU: the code generated for programs, with its kernels
+// (runtime-cuda/kernels/CompiledKernels.cuh), compiled by NVRTC to relocatable code and linked by
+// nvJitLink with the interpreter's code star carries (CompiledLibrary.cu), as CompiledBuild.h does
+// before a load. It proves the code compiles and links and that both kernels are in the cubin, not
+// a launch (that needs a GPU), and reports the build's time. Skipped where libnvrtc or
+// libnvJitLink cannot be loaded.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
 #include <vector>
 
+#include "runtime-cuda/CompiledBuild.h"
+#include "runtime-cuda/DeviceLinker.h"
 #include "runtime-cuda/NvrtcCompiler.h"
 #include "tests/unit/support/StarTestUtil.h"
 #include "vm/compile/CompiledIr.h"
@@ -17,43 +20,81 @@
 namespace star {
 namespace {
 
-std::string generated(const Module& m) {
+// The program's generated C++; every function of the module, not only those its entry reaches,
+// when `all` (a unit's whole cost).
+std::string generated(const Module& m, bool all) {
   std::vector<compile::FunctionCode> functions;
   for (const Function& f : m.functions) functions.push_back({f.name, f.code, f.numRegs});
-  return compile::emitCpp(compile::buildIr(functions, m.entry)) + cuda::kCompiledKernelsEntry;
-}
-
-std::vector<EmbeddedFile> headers() {
-  std::vector<EmbeddedFile> all(compile::engineHeaders().begin(), compile::engineHeaders().end());
-  for (const EmbeddedFile& f : cuda::compiledKernelHeaders()) all.push_back(f);
-  return all;
+  std::vector<compile::IrFunction> ir = compile::buildIr(functions, m.entry);
+  if (all)
+    for (compile::IrFunction& f : ir) f.reached = true;
+  return compile::emitCpp(ir);
 }
 
 class NvrtcCompile : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(NvrtcCompile, GeneratedCodeCompilesForSm90) {
+TEST_P(NvrtcCompile, GeneratedCodeCompilesAndLinksForSm90) {
   cuda::NvrtcCompiler nvrtc;
   if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
-  const auto c = startest::compileFile(startest::sourceDir() + "/" + GetParam(), false,
-                                       {startest::sourceDir() + "/stdlib"});
+  cuda::DeviceLinker linker;
+  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  const std::string file = GetParam();
+  const bool wholeUnit = file.find("stdlib/") != std::string::npos;
+  startest::TempDir dir;
+  const auto c = wholeUnit ? startest::compileWithStdlib(
+                                 dir, "program UsesGraphs;\nuses graphs;\nbegin\nend.\n")
+                           : startest::compileFile(startest::sourceDir() + "/" + file, false,
+                                                   {startest::sourceDir() + "/stdlib"});
   ASSERT_TRUE(c.ok) << c.diagnostics;
-  std::string error;
-  const auto started = std::chrono::steady_clock::now();
-  const std::string cubin =
-      nvrtc.compile(generated(c.module), headers(), 90, cuda::compiledCodeOptions(), error);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  ASSERT_FALSE(cubin.empty()) << error;
-  EXPECT_EQ(cubin.substr(1, 3), "ELF");  // a cubin is an ELF image
-  EXPECT_NE(cubin.find("star_compiled_block"), std::string::npos);
-  EXPECT_NE(cubin.find("star_compiled_grid"), std::string::npos);
-  std::printf("%s: NVRTC %s, %.2f s, %zu bytes of cubin\n", GetParam(), nvrtc.version().c_str(),
-              seconds, cubin.size());
+  const std::string source = generated(c.module, wholeUnit);
+  for (const bool grid : {false, true}) {
+    const cuda::GpuBuild build = cuda::buildForGpu(source, grid, 90, false);
+    ASSERT_FALSE(build.cubin.empty()) << build.error;
+    EXPECT_FALSE(build.fromCache);
+    EXPECT_EQ(build.cubin.substr(1, 3), "ELF");  // a cubin is an ELF image
+    // One form a build.
+    EXPECT_EQ(build.cubin.find("star_compiled_block") != std::string::npos, !grid);
+    EXPECT_EQ(build.cubin.find("star_compiled_grid") != std::string::npos, grid);
+    // The interpreter's code came linked, not compiled again: its functions are in the cubin.
+    EXPECT_NE(build.cubin.find("9interpretEj"), std::string::npos);
+    std::printf("%s, %s form: NVRTC %s %.2f s, nvJitLink %.2f s, %zu bytes of cubin\n",
+                file.c_str(), grid ? "grid" : "block", nvrtc.version().c_str(),
+                build.compileSeconds, build.linkSeconds, build.cubin.size());
+  }
+}
+
+// The cache returns what the build made, and a changed architecture is another entry.
+TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
+  cuda::NvrtcCompiler nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
+  cuda::DeviceLinker linker;
+  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  startest::TempDir dir;
+  ::setenv("STAR_CACHE_DIR", dir.file("cache").c_str(), 1);
+  const auto c = startest::compileSource(
+      dir,
+      "program Small;\nvar i, s: integer;\nbegin\n  s := 0;\n  for i := 1 to 10 do s := s + i;\n"
+      "  writeln(s)\nend.\n");
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  const std::string source = generated(c.module, false);
+  const cuda::GpuBuild first = cuda::buildForGpu(source, false, 90, true);
+  ASSERT_FALSE(first.cubin.empty()) << first.error;
+  const cuda::GpuBuild second = cuda::buildForGpu(source, false, 90, true);
+  EXPECT_TRUE(second.fromCache);
+  EXPECT_EQ(second.cubin, first.cubin);
+  EXPECT_EQ(second.key, first.key);
+  // sm_100 links the library's PTX (compiled by nvJitLink): another key, a build of its own.
+  const cuda::GpuBuild other = cuda::buildForGpu(source, false, 100, true);
+  ASSERT_FALSE(other.cubin.empty()) << other.error;
+  EXPECT_FALSE(other.fromCache);
+  EXPECT_NE(other.key, first.key);
+  ::unsetenv("STAR_CACHE_DIR");
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, NvrtcCompile,
-                         // Two programs: each takes NVRTC 5-20 s of one core (both kernels).
-                         ::testing::Values("examples/warshall.star", "examples/dijkstra.star"),
+                         // Two programs, and the graphs unit whole.
+                         ::testing::Values("examples/warshall.star", "examples/dijkstra.star",
+                                           "stdlib/graphs.star"),
                          [](const auto& info) {
                            std::string n = info.param;
                            n = n.substr(n.rfind('/') + 1);

@@ -11,6 +11,7 @@
 
 #include "core/EmbeddedFile.h"
 #include "vm/compile/CompiledIr.h"
+#include "vm/engine/EngineRun.h"
 
 namespace star::compile {
 
@@ -18,7 +19,12 @@ namespace star::compile {
 //   template <class Team> STAR_HD_FN void run(Team&, const star::engine::Program&,
 //                                               star::engine::Region);
 // which runs until the engine stops, as Core::run does. Includes vm/engine/EngineCompiled.h.
-std::string emitCpp(std::span<const IrFunction> functions);
+// countOps: each instruction counts itself for --stats (Compiled::counted); without it the code
+// counts nothing (and builds a third faster).
+std::string emitCpp(std::span<const IrFunction> functions, bool countOps = false);
+// The same for the program the device engine loads (its op words back to plain opcodes), from
+// the image's entry: what both run-time builds compile.
+std::string emitCpp(const EngineProgramImage& image);
 
 // The headers the generated code includes (the engine's, and what they include), by their paths
 // from the repository root, for the run-time compilers.

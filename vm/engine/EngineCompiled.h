@@ -108,21 +108,10 @@ class Compiled {
   }
   // The instruction at `at` run by the interpreter (Core::runOne), after the caller wrote its
   // registers back; the trampoline then enters whatever function the run goes on in.
-  STAR_HD_OUTLINE Exit interpret(std::uint32_t at) {
-    saveCounters();
-    const Ctl next = core.runOne(Ctl{at, function, base, 0, kRun, 0, 0});
-    loadCounters();
-    if (next.stop) return Exit::Stopped;
-    function = next.function;
-    pc = next.pc;
-    base = next.base;
-    return Exit::Moved;
-  }
-  // An instruction on the bits, exactly as the interpreter runs it; None, or why the run stops.
-  STAR_HD_OUTLINE StopReason team(std::uint32_t at, Op op, Values& v) {
-    core.at(function, at, base);
-    return core.team(op, v);
-  }
+  STAR_HD_OUTLINE Exit interpret(std::uint32_t at);
+  // An instruction on the bits, exactly as the interpreter runs it. True: the run stops there
+  // (exitPc, exitWhy say where and why).
+  STAR_HD_OUTLINE bool team(std::uint32_t at, Op op, Values& v);
   // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
     if (leaderReadsBits(op)) core.noteReads();
@@ -146,6 +135,9 @@ class Compiled {
   Core<Team> core;
   bool stats = false;
   std::uint32_t function = 0, pc = 0;
+  // Where and why the function leaves (its Lstop and Linterpret exits read them).
+  std::uint32_t exitPc = 0;
+  StopReason exitWhy = StopReason::None;
   std::uint64_t base = 0;
 
  private:
@@ -158,5 +150,33 @@ class Compiled {
   Region s_;
   std::uint64_t polls_ = 0, budget_ = 0, executed_ = 0;
 };
+
+// The two ways into the interpreter's code, out of line. Where generated code is linked against
+// them (NVRTC's relocatable code and runtime-cuda/kernels/CompiledLibrary.cu, which instantiates
+// them once at build time), STAR_COMPILED_LINKED hides their bodies: the interpreter is then
+// compiled once with star, not again with every program.
+#ifndef STAR_COMPILED_LINKED
+template <class Team>
+STAR_HD_OUTLINE Exit Compiled<Team>::interpret(std::uint32_t at) {
+  saveCounters();
+  const Ctl next = core.runOne(Ctl{at, function, base, 0, kRun, 0, 0});
+  loadCounters();
+  if (next.stop) return Exit::Stopped;
+  function = next.function;
+  pc = next.pc;
+  base = next.base;
+  return Exit::Moved;
+}
+
+template <class Team>
+STAR_HD_OUTLINE bool Compiled<Team>::team(std::uint32_t at, Op op, Values& v) {
+  core.at(function, at, base);
+  const StopReason why = core.team(op, v);
+  if (why == StopReason::None) return false;
+  exitPc = at;
+  exitWhy = why;
+  return true;
+}
+#endif
 
 }  // namespace star::engine

@@ -27,6 +27,9 @@ struct EngineProgramImage {
   // The function the runs start in (Interpreter::run's entry): a run can only be in it or in a
   // function it calls, directly or not; the compiled tier compiles those.
   std::uint32_t entry = 0;
+  // The runs count instructions per opcode (--stats): compiled code counts only where this says so
+  // (the counting costs a third of its build time).
+  bool countOps = false;
 };
 
 // The interpreter's state between two instructions. The header's capacities for the stack,

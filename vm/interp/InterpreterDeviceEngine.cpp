@@ -120,6 +120,7 @@ void Interpreter::loadProgram(const Module& m) {
   }
   reachesEngineLoop_ = reachesEngineLoops(m, img.loops);
   img.entry = entry_;
+  img.countOps = statsOn_;
   for (const Constant& k : m.constants) {
     engine::Word value = 0;
     std::uint64_t length = 0;

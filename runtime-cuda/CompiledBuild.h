@@ -1,0 +1,26 @@
+// The compiled tier's GPU build: a program's generated C++ (vm/compile/EmitCpp.h) to a cubin that
+// the runtime loads. NVRTC compiles the program with its kernels (kernels/CompiledKernels.cuh) to
+// relocatable code; nvJitLink links the interpreter's code star carries (CompiledLibrary.h) to it.
+// Neither needs a GPU. The result is kept in the disk cache (core/DiskCache.h) under a key of the
+// source, the embedded headers, the library, the architecture, NVRTC's version and star's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace star::cuda {
+
+struct GpuBuild {
+  std::string cubin;  // "" when the build failed (error says why)
+  std::string error;
+  bool fromCache = false;
+  double compileSeconds = 0;  // NVRTC
+  double linkSeconds = 0;     // nvJitLink
+  std::uint64_t key = 0;      // the cache key (a loaded program is known by it)
+};
+
+// `generated`: emitCpp's text, without the kernels (appended here: the grid form, or the block
+// form). arch: e.g. 90 for sm_90.
+GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache);
+
+}  // namespace star::cuda

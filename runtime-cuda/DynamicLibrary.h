@@ -1,0 +1,33 @@
+// A CUDA toolkit library loaded at run time (dlopen), so that star starts where it is missing and
+// says so: NVRTC (NvrtcCompiler.h) and nvJitLink (DeviceLinker.h).
+#pragma once
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+namespace star::cuda {
+
+// lib<stem>.so.13, .so.12, .so, then under $CUDA_HOME and /usr/local/cuda; null if none loads.
+inline void* openCudaLibrary(const std::string& stem) {
+  std::string names[] = {"lib" + stem + ".so.13", "lib" + stem + ".so.12", "lib" + stem + ".so", "",
+                         ""};
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home)
+    names[3] = std::string(home) + "/lib64/lib" + stem + ".so";
+  names[4] = "/usr/local/cuda/lib64/lib" + stem + ".so";
+  for (const std::string& n : names)
+    if (!n.empty())
+      if (void* lib = ::dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;
+  return nullptr;
+}
+
+// f = the library's `name`; false if it has none.
+template <class F>
+bool bindSymbol(void* lib, F& f, const char* name) {
+  f = reinterpret_cast<F>(::dlsym(lib, name));
+  return f != nullptr;
+}
+
+}  // namespace star::cuda
