@@ -26,7 +26,7 @@
 // With --engine=device the interpreter hands the run to the backend's device engine; the steps
 // are then counted by the engine's opcode counters (the primitive and wait columns stay empty:
 // inside the engine there are no backend calls to count).
-//   usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] [--budget=SECONDS]
+//   usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device|compiled] [--budget=SECONDS]
 //                          [--bgl-side=N] [--procs=NAME,...] [--floyd-max-gb=G] [side ...]
 //          (defaults: cpu, host, 60, 1000, dijkstra,bellmanford, 4, sides 32 100;
 //          --bgl-side=0 leaves the large BGL runs out)
@@ -284,9 +284,10 @@ struct StarRun {
 };
 
 // One run of a procedure on a fresh backend and interpreter.
-StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngine, const Graph& g,
-                const TableData& edges, std::uint64_t vb, std::uint64_t wb, Proc proc,
+StarRun runStar(const Module& m, const std::string& backendName, const std::string& engine,
+                const Graph& g, const TableData& edges, std::uint64_t vb, std::uint64_t wb, Proc proc,
                 double budget) {
+  const bool deviceEngine = engine != "host";
   const std::uint64_t n = g.vertices;
   StarRun r;
   auto inner = makeBackend(backendName);
@@ -294,10 +295,12 @@ StarRun runStar(const Module& m, const std::string& backendName, bool deviceEngi
   std::ostringstream out;
   Interpreter vm(deviceEngine ? *inner : static_cast<Backend&>(counting), out);
   if (deviceEngine) {
-    vm.enableDeviceEngine(true);
+    // Compiled code comes from the disk cache after the first size (built once per program).
+    if (engine == "compiled") vm.enableCompiledEngine(true);
+    else vm.enableDeviceEngine(true);
     vm.enableStats(true);  // the engine's opcode counters count the steps
     if (!vm.deviceEngineOn()) {
-      r.error = "backend " + backendName + " has no device engine";
+      r.error = "backend " + backendName + " has no " + engine + " engine";
       return r;
     }
   }
@@ -411,14 +414,14 @@ bool floydMatches(const Directed& d, const std::vector<std::uint64_t>& words) {
 
 int main(int argc, char** argv) {
   std::string backendName = "cpu";
-  bool deviceEngine = false;
+  std::string engine = "host";
   double budget = 60, floydMaxGb = 4;
   std::uint64_t bglSide = 1000;
   std::vector<std::uint64_t> sides;
   std::vector<ProcInfo> procs;
   const auto usage = [] {
     std::fprintf(stderr,
-                 "usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device] "
+                 "usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device|compiled] "
                  "[--budget=SECONDS] [--bgl-side=N] [--procs=dijkstra,bellmanford,prim,kruskal,"
                  "floyd] [--floyd-max-gb=G] [side >= 2 ...]\n");
     return 1;
@@ -427,8 +430,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a.rfind("--backend=", 0) == 0)
       backendName = a.substr(10);
-    else if (a == "--engine=device" || a == "--engine=host")
-      deviceEngine = a == "--engine=device";
+    else if (a == "--engine=device" || a == "--engine=host" || a == "--engine=compiled")
+      engine = a.substr(9);
     else if (a.rfind("--budget=", 0) == 0)
       budget = std::strtod(a.c_str() + 9, nullptr);
     else if (a.rfind("--bgl-side=", 0) == 0)
@@ -464,7 +467,7 @@ int main(int argc, char** argv) {
         "Graph procedures on grid graphs (4-neighbour arcs both ways, weights 1..100, seed %llu, "
         "source and root: a corner); Star on backend %s (%s), %s engine\n\n",
         static_cast<unsigned long long>(kSeed), probe->name().c_str(), probe->device().c_str(),
-        deviceEngine ? "device" : "host");
+        engine.c_str());
   }
   std::fflush(stdout);
 
@@ -521,7 +524,7 @@ int main(int argc, char** argv) {
             "- | - | - | - | - | - | -");
         continue;
       }
-      const StarRun r = runStar(module, backendName, deviceEngine, g, edges, vb, wb, proc, budget);
+      const StarRun r = runStar(module, backendName, engine, g, edges, vb, wb, proc, budget);
       const std::uint64_t expectedSteps = proc == Proc::Floyd ? n : n - 1;
       std::string outcome;
       if (!r.error.empty()) {
@@ -565,8 +568,8 @@ int main(int argc, char** argv) {
       row(outcome,
           fixed(r.seconds, 3) + " | " + std::to_string(steps) + " | " +
               perStepOf(r.seconds, 1e3, 3) + " | " +
-              (deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0)) +
-              " | " + (deviceEngine ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0)) +
+              (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0)) +
+              " | " + (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0)) +
               " | " + (peer ? sig3(bglSeconds) : "-") + " | " + ratio);
       if (!r.finished && r.error.empty() && steps > 0) {
         // DIJKSTRA settles every vertex but the source (the grid is connected), PRIM and KRUSKAL

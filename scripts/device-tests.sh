@@ -238,9 +238,11 @@ if want graphs; then
   }
   : > "$OUT/bench-graphs-engines.md"
   graphs 170 --backend=cuda --engine=device --budget=10 --bgl-side=0 $all 32 100 316
+  graphs 170 --backend=cuda --engine=compiled --budget=10 --bgl-side=0 $all 32 100 316
   graphs 170 --backend=cpu --budget=10 --bgl-side=0 $all 32 100 316
   graphs 80 --backend=cuda --engine=host --budget=5 --bgl-side=0 $all 32 100
   graphs 50 --backend=cuda --engine=device --budget=10 --bgl-side=0 --procs=dijkstra,prim 1000
+  graphs 50 --backend=cuda --engine=compiled --budget=10 --bgl-side=0 --procs=dijkstra,prim 1000
   graphs 50 --backend=cpu --budget=10 --bgl-side=0 --procs=dijkstra,prim 1000
   note "sssp_grid_bench, five procedures across engines: $(grep -cE 'BGL.s|spanning tree' "$OUT/bench-graphs-engines.md") finished runs agree with BGL; $(grep -cE 'DIFFER|EXPECTED|error:' "$OUT/bench-graphs-engines.md") do not"
 fi

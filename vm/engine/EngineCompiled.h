@@ -96,6 +96,7 @@ class Compiled {
   }
   // The run stops before the instruction at `at` (the host executes it).
   STAR_HD_OUTLINE Exit stopAt(std::uint32_t at, StopReason why) {
+    core.settle();
     if (t.leader()) {
       Header& h = *s_.h;
       h.function = function;
@@ -114,7 +115,7 @@ class Compiled {
   STAR_HD_OUTLINE bool team(std::uint32_t at, Op op, Values& v);
   // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
-    if (leaderReadsBits(op)) core.noteReads();
+    if (leaderReadsBits(op)) core.beforeSharedRead(static_cast<std::uint32_t>(handle));
     return readShape(op, shape(handle), index, out);
   }
 

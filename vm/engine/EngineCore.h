@@ -78,6 +78,7 @@ class Core {
   template <class Ops>
   STAR_HD StopReason team(Op op, Ops& o) {
     settleReads();
+    if (!ownedOp(op)) settle();
     Ctl next{pc_, fn_, base_, 0, kRun, 0, 0};
     ownSlot_ = true;  // every thread records a stop in its own `next`
     teamOp(op, o, next);
@@ -88,10 +89,24 @@ class Core {
   // The threads read bits outside an instruction on the bits (a grid settles before the next
   // write).
   STAR_HD void noteReads() { pendingReads_ = true; }
+  // Every thread is about to read bits of `handle` that other threads own (compiled code's bit
+  // reads): owned writes to it are settled first, and the next owned write to it waits.
+  STAR_HD void beforeSharedRead(std::uint32_t handle) {
+    if (ownedWrites_ & handleBit(handle)) settle();
+    sharedReads_ |= handleBit(handle);
+  }
+  // Every owned access since the last team-wide barrier done and seen (compiled code, before it
+  // leaves the instructions it runs itself).
+  STAR_HD void settle() {
+    if ((ownedWrites_ | sharedReads_) == 0) return;
+    t_.syncData();
+    ownedWrites_ = sharedReads_ = 0;
+  }
   // The one instruction at `at` run as run() runs it (its interrupt check and the copies of a call
   // included), for instructions compiled code leaves to the interpreter; where the run goes on,
   // to every thread. A stop is written to the header.
   STAR_HD Ctl runOne(Ctl at) {
+    settle();
     t_.syncBlock();  // the caller's writes to the state are seen; every read of the slots is done
     if (t_.leader()) t_.ctl()[0] = at;
     std::uint64_t step = 0;
@@ -268,6 +283,43 @@ class Core {
   }
   STAR_HD bool roomFor(std::uint32_t d, std::uint64_t words) { return words <= S(d).capacity; }
 
+  // ---- compiled code's owned instructions. Element-wise instructions on bit vectors and table
+  // columns (ownedOp) touch only the words each thread owns: word w of every vector and of
+  // every column is thread w mod size's, the same thread in every instruction. So in compiled
+  // code, where the team goes straight on, one needs no barrier before the next: the team meets
+  // only before an instruction that touches words other threads own (settle), and before a bit
+  // read or an owned write that would race with one (beforeSharedRead; an owned write to a
+  // handle that every thread read). The handles so touched since the last barrier are kept as
+  // 64-bit masks (handle mod 64: a collision only adds a barrier). A reduction's barriers order
+  // every access before it, so it clears them. The interpreter keeps a barrier after every
+  // instruction (its next step begins with the leader's decisions).
+  STAR_HD static std::uint64_t handleBit(std::uint32_t h) { return std::uint64_t{1} << (h & 63); }
+  // 1: owned, writes the handle in operand 0; 2: owned, only reads (a reduction); 0: not owned.
+  STAR_HD int ownedKind(Op op) const {
+    if (!compiled_) return 0;
+    switch (op) {
+      case Op::BAND: case Op::BOR: case Op::BXOR: case Op::BNOT: case Op::TGETCOL: case Op::TSETCOL:
+      case Op::BNEW: case Op::BCONST: case Op::BCOPY: case Op::BFILL:
+        return 1;
+      case Op::BSOME: case Op::BNUMB: case Op::BFND:
+        return 2;
+      default:
+        return 0;
+    }
+  }
+  STAR_HD bool ownedOp(Op op) const { return ownedKind(op) != 0; }
+  // An owned instruction is about to write `handle`'s words: after every thread's read of them.
+  STAR_HD void beforeOwnedWrite(std::uint32_t handle) {
+    if (sharedReads_ & handleBit(handle)) settle();
+  }
+  // The instruction's bits are written: a barrier in the interpreter, a note in compiled code.
+  STAR_HD void wrote(std::uint32_t handle) {
+    if (compiled_) ownedWrites_ |= handleBit(handle);
+    else t_.syncData();
+  }
+  // A reduction's barriers ordered every access before it.
+  STAR_HD void reduced() { ownedWrites_ = sharedReads_ = 0; }
+
   // Before bits may be written: every block's leader has done its reads of them (grids only;
   // in one block, the barrier that starts each step orders them already).
   STAR_HD void settleReads() {
@@ -325,6 +377,7 @@ class Core {
   const std::uint32_t* code_ = nullptr;       // function codeFunction_'s code
   std::uint32_t codeFunction_ = ~std::uint32_t{0};
   bool pendingReads_ = false;  // a leader read bits since the last team-wide barrier
+  std::uint64_t ownedWrites_ = 0, sharedReads_ = 0;  // compiled code's masks (handleBit)
   bool compiled_ = false;      // every thread runs on after an instruction (setShape)
   bool ownSlot_ = false;       // `next` is the thread's own, not the block's control slot
 };

@@ -29,10 +29,15 @@ STAR_HD void Core<Team>::bitwise(Op op, Ops& o, Ctl& next) {
   if (!roomFor(d, n)) return stop(next, StopReason::Storage);
   Word* D = S(d).data;
   const Word* X = S(x).data;
-  if (op == Op::BFRST) teamFirstOne(t_, D, X, n);
-  else if (op == Op::BNOT) teamNot(t_, D, X, len);
-  else teamCombine(t_, op, D, X, S(o.H(2)).data, n);
-  t_.syncData();
+  if (op == Op::BFRST) {
+    teamFirstOne(t_, D, X, n);
+    t_.syncData();
+  } else {
+    beforeOwnedWrite(d);
+    if (op == Op::BNOT) teamNot(t_, D, X, len);
+    else teamCombine(t_, op, D, X, S(o.H(2)).data, n);
+    wrote(d);
+  }
   setRows(d, len);
 }
 
@@ -49,9 +54,14 @@ STAR_HD void Core<Team>::getLine(Op op, Ops& o, Ctl& next) {
   if (!fitsBits(d, len)) return stop(next, StopReason::Error);
   if (!roomFor(d, wordsForBits(len))) return stop(next, StopReason::Storage);
   const std::uint64_t k = static_cast<std::uint64_t>(at - 1);
-  if (col) teamGetColumn(t_, S(d).data, t, k);
-  else teamGetRow(t_, S(d).data, t, k);
-  t_.syncData();
+  if (col) {
+    beforeOwnedWrite(d);
+    teamGetColumn(t_, S(d).data, t, k);
+    wrote(d);
+  } else {
+    teamGetRow(t_, S(d).data, t, k);
+    t_.syncData();
+  }
   setRows(d, len);
 }
 
@@ -66,9 +76,14 @@ STAR_HD void Core<Team>::setLine(Op op, Ops& o, Ctl& next) {
   if (!sem::inRange(at, col ? t.cols : t.rows) || src.rows != (col ? t.rows : t.cols))
     return stop(next, StopReason::Error);
   const std::uint64_t k = static_cast<std::uint64_t>(at - 1);
-  if (col) teamSetColumn(t_, t, k, src.data);
-  else teamSetRow(t_, t, k, src.data);
-  t_.syncData();
+  if (col) {
+    beforeOwnedWrite(o.H(0));
+    teamSetColumn(t_, t, k, src.data);
+    wrote(o.H(0));
+  } else {
+    teamSetRow(t_, t, k, src.data);
+    t_.syncData();
+  }
 }
 
 template <class Team>
@@ -85,8 +100,9 @@ STAR_HD void Core<Team>::teamOp(Op op, Ops& o, Ctl& next) {
       if (n < 0) return stop(next, StopReason::Error);
       const std::uint64_t words = wordsForBits(static_cast<std::uint64_t>(n));
       if (!roomFor(d, words)) return stop(next, StopReason::Storage);
+      beforeOwnedWrite(d);
       fillWords(t_, S(d).data, words, 0);
-      t_.syncData();
+      wrote(d);
       setShape(d, static_cast<std::uint64_t>(n), S(d).cols, o.imm(2));
       return;
     }
@@ -95,8 +111,9 @@ STAR_HD void Core<Team>::teamOp(Op op, Ops& o, Ctl& next) {
       const std::uint64_t len = p_.constLength[o.imm(1)];
       if (!fitsBits(d, len)) return stop(next, StopReason::Error);
       if (!roomFor(d, wordsForBits(len))) return stop(next, StopReason::Storage);
+      beforeOwnedWrite(d);
       copyWords(t_, S(d).data, p_.constWords + p_.constBits[o.imm(1)], wordsForBits(len));
-      t_.syncData();
+      wrote(d);
       setRows(d, len);
       return;
     }
@@ -106,20 +123,24 @@ STAR_HD void Core<Team>::teamOp(Op op, Ops& o, Ctl& next) {
       const std::uint64_t len = S(x).rows;
       if (!fitsBits(d, len)) return stop(next, StopReason::Error);
       if (!roomFor(d, wordsForBits(len))) return stop(next, StopReason::Storage);
+      beforeOwnedWrite(d);
       copyWords(t_, S(d).data, S(x).data, wordsForBits(len));
-      t_.syncData();
+      wrote(d);
       setRows(d, len);
       return;
     }
     case Op::BFILL: {
       const Shape& d = S(o.H(0));
+      beforeOwnedWrite(o.H(0));
       teamFill(t_, d.data, d.rows, o.imm(1) != 0);
-      t_.syncData();
+      wrote(o.H(0));
       return;
     }
     case Op::BFND: case Op::BSTEP: {
       const Shape& x = S(o.H(1));
+      // BSTEP writes a word another thread owns: not owned, settled before (Core::team).
       const std::uint64_t first = findFirst(t_, x.data, wordsForBits(x.rows));
+      if (op == Op::BFND) reduced();
       if (op == Op::BSTEP) {
         if (first != kNone) teamSetBit(t_, x.data, first, false);
         t_.syncData();
@@ -131,6 +152,7 @@ STAR_HD void Core<Team>::teamOp(Op op, Ops& o, Ctl& next) {
       const Shape& x = S(o.H(1));
       const std::uint64_t n = wordsForBits(x.rows);
       const std::int64_t r = op == Op::BNUMB ? static_cast<std::int64_t>(teamCountOnes(t_, x.data, n)) : teamAnyOne(t_, x.data, n);
+      reduced();
       o.put(0, r);
       return;
     }
