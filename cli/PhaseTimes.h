@@ -25,6 +25,17 @@ class PhaseTimes {
     last_ = now;
   }
 
+  // As mark, with `partMs` of the phase reported as a phase of its own, `part`, before it (the
+  // compiled tier's build inside a run).
+  void markSplit(std::string part, double partMs, std::string name) {
+    if (!on_) return;
+    const Clock::time_point now = Clock::now();
+    const double all = Ms(now - last_).count();
+    phases_.emplace_back(std::move(part), partMs);
+    phases_.emplace_back(std::move(name), all - partMs);
+    last_ = now;
+  }
+
   void print(std::ostream& out) const {
     if (!on_) return;
     out << "time report (wall, ms):\n";
