@@ -67,9 +67,23 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
   return makeCpuBackend();
 }
 
+bool isEngineName(const std::string& name) {
+  for (const char* e : kEngineNames)
+    if (name == e) return true;
+  return false;
+}
+
+std::string engineNamesText(const std::string& prefix) {
+  std::string s;
+  const std::size_t n = std::size(kEngineNames);
+  for (std::size_t i = 0; i < n; ++i)
+    s += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + prefix + kEngineNames[i];
+  return s;
+}
+
 void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache) {
-  if (requested == "compiled") {
-    if (vm.enableCompiledEngine(useCache)) return;
+  if (requested == "compiled" || requested == "tiered") {
+    if (vm.enableCompiledEngine(useCache, requested == "tiered")) return;
     static bool said = false;
     if (!said) std::cerr << "star: the " << vm.backend().name() << " backend has no compiled code yet; the device engine interprets\n";
     said = true;
@@ -78,7 +92,7 @@ void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache) 
 }
 
 bool useDeviceEngine(const std::string& requested, const Backend& backend) {
-  if (requested == "device" || requested == "compiled") return true;
+  if (requested == "device" || requested == "compiled" || requested == "tiered") return true;
   return requested == "auto" && backend.name() == "cuda";
 }
 

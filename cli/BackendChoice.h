@@ -22,11 +22,19 @@ std::unique_ptr<Backend> chooseBackendFor(const std::string& requested, bool nee
 // The same without touching the memory limit.
 std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error);
 bool cudaBackendBuilt();
+// The engines --engine and the REPL's :engine take (one list for the options, their checks and
+// completion): host, device (interpreting), compiled (waits for the build), tiered (interprets
+// while the build runs, then compiled code), auto (the device engine on the CUDA backend, the
+// host elsewhere).
+inline constexpr const char* kEngineNames[] = {"host", "device", "compiled", "tiered", "auto"};
+bool isEngineName(const std::string& name);
+// "host, device, compiled, tiered or auto", each name after `prefix` (":engine ").
+std::string engineNamesText(const std::string& prefix = "");
 // Whether `--engine=requested` (host, device, auto) runs on the backend's device engine: auto
 // means the device engine on the CUDA backend, the host elsewhere.
 bool useDeviceEngine(const std::string& requested, const Backend& backend);
-// Sets vm's engine for `--engine=requested`: compiled is the device engine's compiled tier (where
-// the backend has none, star says so once and the device engine interprets).
+// Sets vm's engine for `--engine=requested`: compiled and tiered are the device engine's compiled
+// tier (where the backend has none, star says so once and the device engine interprets).
 void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache);
 
 }  // namespace star

@@ -22,9 +22,10 @@ struct Option {
 constexpr Option kOptions[] = {
     {"--backend=cpu|cuda|auto",
      "where slice, word and table primitives run (default auto: CUDA when a GPU is present)"},
-    {"--engine=host|device|compiled|auto",
+    {"--engine=host|device|compiled|tiered|auto",
      "who runs the bytecode: the host, the device engine that runs whole procedures on the GPU "
-     "(interpreting), or the device engine's compiled code (default auto)"},
+     "(interpreting), or the device engine's compiled code (compiled: waits for the build; "
+     "tiered: interprets until the build is ready, then switches; default auto)"},
     {"--emit=ir|cuda", "(dis) print the compiled tier's IR or its generated C++ instead of the bytecode"},
     {"--no-cache", "do not keep compiled code in the cache directory ($STAR_CACHE_DIR)"},
     {"--stats", "after the run, each opcode's count and time on stderr"},

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/BackendChoice.h"
 #include "cli/Help.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/StdlibLocation.h"
@@ -35,12 +36,13 @@ const char* kUsage =
     "options:\n"
     "  --backend=cpu|cuda|auto  where slice, word and table primitives run (default: auto,\n"
     "                           CUDA when a GPU is present)\n"
-    "  --engine=host|device|compiled|auto  who runs the bytecode: the host, the device engine\n"
-    "                           (interpreting), or the device engine's compiled code\n"
+    "  --engine=host|device|compiled|tiered|auto  who runs the bytecode: the host, the device\n"
+    "                           engine that runs whole procedures on the GPU, interpreting\n"
+    "                           (device) or compiled (compiled: waits for the build; tiered:\n"
+    "                           interprets until the build is ready); default auto, the device\n"
+    "                           engine on the CUDA backend; on the CPU backend the engine runs\n"
+    "                           on host threads, for testing\n"
     "  --no-cache               compiled code is not kept in the cache ($STAR_CACHE_DIR)\n"
-    "                           that runs whole procedures on the GPU (default: auto, the device\n"
-    "                           engine on the CUDA backend; on the CPU backend `device` runs the\n"
-    "                           engine's code on host threads, for testing)\n"
     "  --stats                  after the run, print each opcode's count and time (stderr)\n"
     "  --time-report            (run) the wall time of each phase: compile, backend start, run\n"
     "  --stdlib-path=DIR        also look for `uses` modules in DIR (repeatable; $STAR_PATH,\n"
@@ -83,8 +85,8 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
     if (a.rfind("--backend=", 0) == 0) cl.backend = a.substr(10);
     else if (a.rfind("--engine=", 0) == 0) {
       cl.engine = a.substr(9);
-      if (cl.engine != "host" && cl.engine != "device" && cl.engine != "compiled" && cl.engine != "auto")
-        return usageError("--engine takes host, device, compiled or auto, not '" + cl.engine + "'", cl.command);
+      if (!isEngineName(cl.engine))
+        return usageError("--engine takes " + engineNamesText() + ", not '" + cl.engine + "'", cl.command);
     }
     else if (a == "--no-cache") cl.noCache = true;
     else if (a.rfind("--emit=", 0) == 0) {

@@ -3,6 +3,7 @@
 // ThreadTeam as the interpreter engine. CI runs every golden test this way, without a GPU.
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "runtime-cpu/HostCompiler.h"
@@ -26,19 +27,28 @@ extern "C" void star_compiled_run(star::cpu::ThreadTeam& t, const star::engine::
 }  // namespace
 
 std::unique_ptr<DeviceEngine> makeCompiledThreadEngine(EngineStorage& storage, bool useCache) {
-  auto compiler = std::make_shared<HostCompiler>();
+  // One compiler for the engine's builds, which may run on threads of their own (--engine=tiered):
+  // one at a time.
+  struct Shared {
+    HostCompiler compiler;
+    std::mutex mutex;
+  };
+  auto shared = std::make_shared<Shared>();
   return makeThreadEngine(
       storage,
-      [compiler, useCache](const EngineProgramImage& image, CompileStats& stats) -> TeamRun {
+      [shared, useCache](const EngineProgramImage& image, CompileStats& stats) -> TeamRun {
         const std::string source = compile::emitCpp(image) + kHostEntry;
         std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(),
                                           compile::engineHeaders().end());
         for (const EmbeddedFile& f : threadTeamHeaders()) headers.push_back(f);
         std::string error;
-        void* entry = compiler->compile(source, headers, "star_compiled_run", useCache, error);
-        stats.hits = compiler->stats().hits;
-        stats.misses = compiler->stats().misses;
-        stats.seconds = compiler->stats().seconds;
+        const std::lock_guard lock(shared->mutex);
+        const HostCompileStats before = shared->compiler.stats();
+        void* entry = shared->compiler.compile(source, headers, "star_compiled_run", useCache, error);
+        const HostCompileStats& after = shared->compiler.stats();
+        stats.hits += after.hits - before.hits;
+        stats.misses += after.misses - before.misses;
+        stats.seconds += after.seconds - before.seconds;
         if (!entry) {
           static bool said = false;
           if (!said)

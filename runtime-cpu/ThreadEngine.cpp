@@ -9,6 +9,7 @@
 
 #include "core/Interrupt.h"
 #include "runtime-cpu/ThreadTeam.h"
+#include "vm/backend/BackgroundBuild.h"
 #include "vm/engine/EngineCore.h"
 #include "vm/engine/EnginePack.h"
 
@@ -49,10 +50,30 @@ class ThreadEngine final : public DeviceEngine {
     program_.constLength = image_.constLength.data();
     program_.constWords = image_.constWords.data();
     program_.loops = image_.loops.data();
-    compiled_ = compiler_ ? compiler_(image_, compileStats_) : nullptr;
+    compiled_ = nullptr;
+    build_.forget();
+    switch_.loaded();
+    if (!compiler_) return;
+    if (!background_) {
+      compiled_ = compiler_(image_, compileStats_);
+      return;
+    }
+    // The image is copied for the build: a later load replaces image_.
+    build_.start([compiler = compiler_, image = image_](CompileStats& stats) {
+      return compiler(image, stats);
+    });
   }
+  void compileInBackground(bool on) override { background_ = on && compiler_; }
 
   void run(EngineRun& r) override {
+    // A hand-over: compiled code built meanwhile takes the run from here.
+    TeamRun built = nullptr;
+    CompileStats stats;
+    bool block = false;
+    if (build_.pending() && switch_.now(block) && build_.take(built, stats, block)) {
+      compiled_ = built;
+      addCompileStats(compileStats_, stats);
+    }
     engine::Header& h = r.header;
     h.handles = storage_.handleCount();
     h.poolCap = h.handles;
@@ -110,6 +131,9 @@ class ThreadEngine final : public DeviceEngine {
   EngineStorage& storage_;
   ProgramCompiler compiler_;
   TeamRun compiled_ = nullptr;  // the image's compiled code, or null: the interpreter runs it
+  bool background_ = false;
+  BackgroundBuild<TeamRun> build_;
+  TierSwitch switch_;
   CompileStats compileStats_;
   EngineProgramImage image_;
   engine::Program program_;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include "core/DiskCache.h"
@@ -17,43 +18,64 @@ namespace star::cuda {
 
 namespace {
 
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 // The programs loaded so far, by their generated source: the REPL and a script's repeated runs
-// load the same program again and again.
+// load the same program again and again. Builds may run on threads of their own (prepare); every
+// CUDA call is made on the engine's thread (the installers, the grid form's build).
 class CompiledPrograms {
  public:
-  explicit CompiledPrograms(bool useCache) : useCache_(useCache) {}
+  explicit CompiledPrograms(bool useCache) : useCache_(useCache), arch_(deviceArch()) {}
   ~CompiledPrograms() {
     for (cudaLibrary_t l : libraries_) cudaLibraryUnload(l);
   }
   CompiledPrograms(const CompiledPrograms&) = delete;
   CompiledPrograms& operator=(const CompiledPrograms&) = delete;
 
-  // The program's kernels: its block form built now (a failure leaves the program to the
-  // interpreter), its grid form when a run first needs it.
-  EngineKernels* kernelsFor(const EngineProgramImage& image, CompileStats& stats) {
+  // The build of a program's block form (its grid form is built when a run first needs the
+  // grid); the installer loads it and gives the program's kernels (null: the interpreter's).
+  KernelInstaller prepare(const EngineProgramImage& image, CompileStats& stats) {
     std::string source = compile::emitCpp(image);
     const std::uint64_t key = fnv1a(source);
-    if (auto it = loaded_.find(key); it != loaded_.end()) return it->second.get();
-    const void* block = load(source, false, stats);
-    if (!block) return nullptr;
-    std::unique_ptr<EngineKernels>& kernels = loaded_[key];
-    kernels = std::make_unique<EngineKernels>(
-        [this, block, source = std::move(source), &stats](bool grid) -> const void* {
-          if (!grid) return block;
-          // The grid form cannot fail where the block form built; if it does, the interpreter's
-          // grid kernel runs the same protocol on the same state.
-          const void* k = load(source, true, stats);
-          return k ? k : interpreterKernel(true);
-        });
-    return kernels.get();
+    {
+      const std::lock_guard lock(mutex_);
+      if (auto it = loaded_.find(key); it != loaded_.end())
+        return [kernels = it->second.get()](CompileStats&) { return kernels; };
+    }
+    const auto started = std::chrono::steady_clock::now();
+    GpuBuild build = buildForGpu(source, false, arch_, useCache_);
+    stats.seconds += secondsSince(started);
+    if (!build.cubin.empty()) (build.fromCache ? stats.hits : stats.misses) += 1;
+    return [this, key, source = std::move(source), build = std::move(build)](
+               CompileStats& stats) -> EngineKernels* {
+      const void* block = load(build, false, stats);
+      if (!block) return nullptr;
+      auto kernels = std::make_unique<EngineKernels>(
+          [this, block, source, &stats](bool grid) -> const void* {
+            if (!grid) return block;
+            // The grid form cannot fail where the block form built; if it does, the
+            // interpreter's grid kernel runs the same protocol on the same state.
+            const auto started = std::chrono::steady_clock::now();
+            const GpuBuild gridBuild = buildForGpu(source, true, arch_, useCache_);
+            if (!gridBuild.cubin.empty()) (gridBuild.fromCache ? stats.hits : stats.misses) += 1;
+            const void* k = load(gridBuild, true, stats);
+            stats.seconds += secondsSince(started);
+            return k ? k : interpreterKernel(true);
+          });
+      const std::lock_guard lock(mutex_);
+      std::unique_ptr<EngineKernels>& slot = loaded_[key];
+      if (!slot) slot = std::move(kernels);
+      return slot.get();
+    };
   }
 
  private:
-  // One form of the program built (or taken from the cache) and loaded; null if it cannot be.
-  const void* load(const std::string& source, bool grid, CompileStats& stats) {
-    const auto started = std::chrono::steady_clock::now();
-    const GpuBuild build = buildForGpu(source, grid, arch(), useCache_);
+  // One form of a program loaded; null if it cannot be (star says why, once).
+  const void* load(const GpuBuild& build, bool grid, CompileStats& stats) {
     if (build.cubin.empty()) return refuse(build.error);
+    const auto started = std::chrono::steady_clock::now();
     cudaLibrary_t library = nullptr;
     if (cudaLibraryLoadData(&library, build.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr,
                             0) != cudaSuccess) {
@@ -67,13 +89,11 @@ class CompiledPrograms {
       cudaGetLastError();
       return refuse("the compiled code lacks its kernel");
     }
-    (build.fromCache ? stats.hits : stats.misses) += 1;
-    stats.seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stats.seconds += secondsSince(started);
     return reinterpret_cast<const void*>(kernel);
   }
 
-  static int arch() {
+  static int deviceArch() {
     int device = 0, major = 0, minor = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
@@ -90,7 +110,9 @@ class CompiledPrograms {
   }
 
   bool useCache_;
+  int arch_;
   bool said_ = false;
+  std::mutex mutex_;  // loaded_, which builds on other threads look up
   std::map<std::uint64_t, std::unique_ptr<EngineKernels>> loaded_;
   std::vector<cudaLibrary_t> libraries_;
 };
@@ -103,7 +125,7 @@ std::unique_ptr<CudaEngine> makeCompiledCudaEngine(DeviceContext& ctx,
   auto programs = std::make_shared<CompiledPrograms>(useCache);
   return std::make_unique<CudaEngine>(
       ctx, values, [programs](const EngineProgramImage& image, CompileStats& stats) {
-        return programs->kernelsFor(image, stats);
+        return programs->prepare(image, stats);
       });
 }
 

@@ -84,12 +84,28 @@ void CudaEngine::load(const EngineProgramImage& image) {
   program_.constLength = base + constLength;
   program_.constWords = base + constWords;
   program_.loops = reinterpret_cast<const engine::LoopInfo*>(base + loops);
-  kernels_ = build_ ? build_(image, compileStats_) : nullptr;
-  if (!kernels_) kernels_ = &interpreterKernels();
+  kernels_ = &interpreterKernels();
+  pending_.forget();
+  switch_.loaded();
+  if (!build_) return;
+  if (!background_) {
+    if (EngineKernels* k = build_(image, compileStats_)(compileStats_)) kernels_ = k;
+    return;
+  }
+  // The image is copied for the build: the caller's goes away.
+  pending_.start([build = build_, image](CompileStats& stats) { return build(image, stats); });
 }
 
 void CudaEngine::run(EngineRun& r) {
   if (!kernels_) kernels_ = &interpreterKernels();
+  // A hand-over: compiled code built meanwhile takes the run from here.
+  KernelInstaller install;
+  CompileStats stats;
+  bool block = false;
+  if (pending_.pending() && switch_.now(block) && pending_.take(install, stats, block)) {
+    addCompileStats(compileStats_, stats);
+    if (EngineKernels* k = install(compileStats_)) kernels_ = k;
+  }
   engine::Header& h = r.header;
   h.handles = values_.size();
   h.poolCap = h.handles;

@@ -10,6 +10,7 @@
 
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/DeviceValue.h"
+#include "vm/backend/BackgroundBuild.h"
 #include "vm/backend/DeviceEngine.h"
 #include "vm/backend/HandleTable.h"
 
@@ -17,9 +18,11 @@ namespace star::cuda {
 
 class EngineKernels;
 
-// The kernels a program's runs launch: a compiled tier's (CompiledEngine.h), or null when the
-// program could not be compiled (the interpreter's kernels then run it).
-using KernelBuilder = std::function<EngineKernels*(const EngineProgramImage&, CompileStats&)>;
+// A program's compiled kernels, in two steps: the builder (NVRTC, nvJitLink, the disk cache; no
+// CUDA call, so that it may run on a thread of its own) gives an installer, which loads them on
+// the engine's thread and returns them, or null: the interpreter's kernels run the program.
+using KernelInstaller = std::function<EngineKernels*(CompileStats&)>;
+using KernelBuilder = std::function<KernelInstaller(const EngineProgramImage&, CompileStats&)>;
 
 class CudaEngine final : public DeviceEngine {
  public:
@@ -35,6 +38,7 @@ class CudaEngine final : public DeviceEngine {
   std::string shape() const override { return shape_; }
   std::uint64_t launches() const override { return launches_; }
   CompileStats compileStats() const override { return compileStats_; }
+  void compileInBackground(bool on) override { background_ = on && build_; }
 
  private:
   void hostBuffer(std::uint64_t words);
@@ -44,6 +48,9 @@ class CudaEngine final : public DeviceEngine {
   KernelBuilder build_;
   EngineKernels* kernels_ = nullptr;  // the loaded program's
   CompileStats compileStats_;
+  bool background_ = false;
+  BackgroundBuild<KernelInstaller> pending_;
+  TierSwitch switch_;
   std::uint64_t* gridBarrier_ = nullptr;  // compiled code's grid barrier: two 32-bit words, zero
   std::uint64_t gridBarrierCapacity_ = 0;
   engine::Program program_;

@@ -15,6 +15,7 @@
 #include <deque>
 #include <iostream>
 
+#include "cli/BackendChoice.h"
 #include "cli/repl/MetaCommands.h"
 #include "frontend/sema/Builtins.h"
 
@@ -582,7 +583,7 @@ std::vector<std::string> completionsFor(const std::string& line, int start,
         for (const char* b : {"cpu", "cuda"})
           if (startsWithNoCase(b, prefix)) out.push_back(b);
       } else if (command == "engine") {
-        for (const char* b : {"host", "device", "compiled", "auto"})
+        for (const char* b : kEngineNames)
           if (startsWithNoCase(b, prefix)) out.push_back(b);
       } else if (command == "stats" || command == "time") {
         for (const char* b : {"on", "off"})

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <ostream>
 
+#include "cli/BackendChoice.h"
 #include "frontend/sema/Builtins.h"
 
 namespace star::repl {
@@ -156,8 +157,8 @@ MetaResult runMetaCommand(ReplSession& session, const std::string& line) {
     }
   } else if (name == "engine") {
     std::string kind = lower(arg);
-    if (!kind.empty() && kind != "host" && kind != "device" && kind != "compiled" && kind != "auto") {
-      session.error("expected :engine host, :engine device, :engine compiled or :engine auto, not '" + arg + "'");
+    if (!kind.empty() && !isEngineName(kind)) {
+      session.error("expected " + engineNamesText(":engine ") + ", not '" + arg + "'");
     } else {
       if (!kind.empty()) session.switchEngine(kind);
       session.out() << "engine: " << session.engineName() << "\n";

@@ -233,7 +233,8 @@ void ReplSession::switchEngine(const std::string& requested) {
 
 std::string ReplSession::engineName() const {
   if (!vm_ || !vm_->deviceEngineOn()) return "host";
-  return (vm_->compiledEngineOn() ? "compiled (" : "device (") + backendName() + ")";
+  const char* kind = !vm_->compiledEngineOn() ? "device (" : options_.engine == "tiered" ? "tiered (" : "compiled (";
+  return kind + backendName() + ")";
 }
 
 void ReplSession::setStats(bool on) {

@@ -35,7 +35,7 @@ struct SessionOptions {
   bool stats = false;                   // :stats on from the start (--stats)
   bool natives = true;                  // false with --no-native: library procedures run their bodies
   bool parallelLoops = true;            // false with --no-parallel-loops
-  std::string engine = "auto";          // --engine: host, device, compiled or auto
+  std::string engine = "auto";          // --engine: one of kEngineNames (cli/BackendChoice.h)
 };
 
 // Forwards to another stream buffer and remembers whether the output ends with a newline, so

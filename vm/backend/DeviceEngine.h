@@ -33,6 +33,10 @@ class DeviceEngine {
   virtual std::uint64_t launches() const = 0;
   // Zero for an engine that interprets.
   virtual CompileStats compileStats() const { return {}; }
+  // A compiled tier: build each program on a thread of its own while the interpreter runs it,
+  // and switch to compiled code at the first hand-over after the build (--engine=tiered); off,
+  // load waits for the build (--engine=compiled). Nothing for an engine that interprets.
+  virtual void compileInBackground(bool on) { (void)on; }
 };
 
 }  // namespace star

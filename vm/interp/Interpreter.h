@@ -99,7 +99,8 @@ class Interpreter {
   // the reference). Without a device engine this does nothing.
   void enableDeviceEngine(bool on);
   // The device engine's compiled tier (Backend::compiledEngine); false when the backend has none.
-  bool enableCompiledEngine(bool useCache);
+  // background: build each program while the interpreter runs it (--engine=tiered).
+  bool enableCompiledEngine(bool useCache, bool background = false);
   bool deviceEngineOn() const { return engine_ != nullptr; }
   bool compiledEngineOn() const { return engine_ != nullptr && compiledOn_; }
   const EngineStats& engineStats() const { return engineStats_; }

@@ -81,8 +81,9 @@ void Interpreter::enableDeviceEngine(bool on) {
   engineModule_ = nullptr;  // another engine may have loaded the program
 }
 
-bool Interpreter::enableCompiledEngine(bool useCache) {
+bool Interpreter::enableCompiledEngine(bool useCache, bool background) {
   engine_ = backend_.compiledEngine(useCache);
+  if (engine_) engine_->compileInBackground(background);
   compiledOn_ = engine_ != nullptr;
   engineModule_ = nullptr;  // the other engine has not loaded the program
   return engine_ != nullptr;
