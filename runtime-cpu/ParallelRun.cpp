@@ -9,6 +9,7 @@
 #include "core/BitLayout.h"
 #include "core/HostFloat.h"
 #include "vm/backend/FusedUpdate.h"
+#include "vm/engine/EngineReads.h"
 #include "vm/semantics/ScalarOps.h"
 
 namespace star::cpu {
@@ -296,6 +297,22 @@ class Chunk {
         std::uint64_t bit = static_cast<std::uint64_t>(at - 1);
         if (v) x.w[bit / 64] |= Word{1} << (bit % 64);
         else x.w[bit / 64] &= ~(Word{1} << (bit % 64));
+        break;
+      }
+      // VAL and FVAL of a word, FBIN of a real: the plan checked the lengths (the sequential code
+      // reports any that would fail), so none faults here.
+      case Op::WVAL: case Op::WFVAL: {
+        const Bits x = b(a[1], p);
+        Word v = 0;
+        engine::readShape(op.op, engine::Shape{x.w, x.len, 1, x.words(), 1, 0}, 0, v);
+        setS(a[0], p, v);
+        break;
+      }
+      case Op::WFBIN: {
+        Bits d = written(a[0], p);
+        const std::uint64_t k = d.len;
+        const double r = std::bit_cast<double>(s(a[1], p));
+        d.w[0] = numberToWord(k == 32 ? realToFloatBits(r) : std::bit_cast<std::uint64_t>(r), k);
         break;
       }
       case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE: {

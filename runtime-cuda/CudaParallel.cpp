@@ -39,8 +39,11 @@ bool CudaParallel::run(const ParallelPlan& plan, ParallelOutcome& outcome) {
     return false;
   // The transcendental functions give the host's bits only when the host computes them: such a
   // loop runs sequentially (tests/lang/parallel/transcendental_loops.star).
+  // VAL, FVAL and FBIN in a body run in parallel on the CPU backend (runtime-cpu/ParallelRun.cpp);
+  // the GPU's kernel does not run them yet: such a loop runs sequentially here.
   for (const PlanOp& po : plan.ops)
-    if (isHostMathOp(po.op)) return false;
+    if (isHostMathOp(po.op) || po.op == Op::WVAL || po.op == Op::WFVAL || po.op == Op::WFBIN)
+      return false;
   outcome = ParallelOutcome{};
   outcome.liveOutScalars.assign(plan.liveOut.size(), 0);
   outcome.liveOutWritten.assign(plan.liveOut.size(), 0);

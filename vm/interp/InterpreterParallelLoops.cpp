@@ -6,6 +6,7 @@
 #include <map>
 
 #include "vm/backend/ParallelPlan.h"
+#include "vm/bytecode/Decode.h"
 #include "vm/interp/FaultText.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/ParallelBody.h"
@@ -85,7 +86,26 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
     return o;
   };
 
+  // Private scalars holding a constant where an instruction reads them (FBIN's length, say):
+  // the value of a LOADI or LOADK, until the slot is written again or paths merge (a jump's
+  // target; jumps go forward).
+  std::vector<std::uint8_t> target(body.ops.size() + 1, 0);
+  for (const ParallelBody::Op& bo : body.ops)
+    if (isJump(bo.op)) target[bo.target] = 1;
+  std::map<std::uint32_t, std::uint64_t> knownSlot;  // private scalar slot -> its value here
+  auto known = [&](const PlanOperand& o, std::uint64_t& v) {
+    if (o.source == Source::Shared) {
+      v = o.value;
+      return true;
+    }
+    auto it = o.source == Source::Private ? knownSlot.find(o.slot) : knownSlot.end();
+    if (it == knownSlot.end()) return false;
+    v = it->second;
+    return true;
+  };
+
   for (const ParallelBody::Op& bo : body.ops) {
+    if (target[plan.ops.size()]) knownSlot.clear();
     PlanOp po;
     po.op = bo.op;
     po.pc = bo.pc;
@@ -151,6 +171,22 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
       case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE:
         ok = need(shapes.length(po.a[1]) == shapes.length(po.a[2]) && shapes.length(po.a[1]) >= 0);
         break;
+      // Where VAL, FVAL or FBIN would fail on a length, the sequential code reports it.
+      case Op::WVAL: {
+        const std::int64_t len = shapes.length(po.a[1]);
+        ok = len >= 0 && len <= 63;
+        break;
+      }
+      case Op::WFVAL: {
+        const std::int64_t len = shapes.length(po.a[1]);
+        ok = len == 32 || len == 64;
+        break;
+      }
+      case Op::WFBIN: {
+        std::uint64_t k = 0;
+        ok = known(po.a[2], k) && (k == 32 || k == 64) && define(po.a[0], static_cast<std::int64_t>(k));
+        break;
+      }
       case Op::TGETCOL: ok = define(po.a[0], static_cast<std::int64_t>(backend_.rows(po.a[1].handle))); break;
       case Op::TGETROW: ok = define(po.a[0], static_cast<std::int64_t>(backend_.cols(po.a[1].handle))); break;
       case Op::TSETCOL: ok = shapes.length(po.a[2]) == static_cast<std::int64_t>(backend_.rows(po.a[0].handle)); break;
@@ -158,6 +194,12 @@ bool Interpreter::runParallel(const Module& m, const Function& fn, std::uint32_t
       default: break;
     }
     if (!ok) return fallBack();
+    for (std::size_t k = 0; k < info.shape.size(); ++k)
+      if ((info.shape[k] == 's' || info.shape[k] == 'm') && info.access[k] == 'w' &&
+          po.a[k].source == Source::Private)
+        knownSlot.erase(po.a[k].slot);
+    if ((bo.op == Op::LOADI || bo.op == Op::LOADK) && po.a[0].source == Source::Private)
+      knownSlot[po.a[0].slot] = po.a[1].value;
     plan.ops.push_back(po);
   }
   // A private vector keeps the size its variable's declaration fixes.
