@@ -28,30 +28,16 @@ struct DeviceLinker::Api {
 };
 
 DeviceLinker::DeviceLinker() {
-  static const Api* api = nullptr;
-  static std::string reason;
-  static const bool loaded = [] {
-    void* lib = openCudaLibrary("nvJitLink");
-    if (!lib) {
-      reason = "nvJitLink (libnvJitLink) is not installed or not on the library path";
-      return false;
-    }
-    static Api a{};
+  const auto& loaded = loadCudaApi<Api>("nvJitLink", "nvJitLink", [](void* lib, Api& a) {
     auto sym = [&](auto& f, const char* name) { return bindSymbol(lib, f, name); };
-    if (!(sym(a.create, "nvJitLinkCreate") && sym(a.addData, "nvJitLinkAddData") &&
-          sym(a.complete, "nvJitLinkComplete") && sym(a.cubinSize, "nvJitLinkGetLinkedCubinSize") &&
-          sym(a.cubin, "nvJitLinkGetLinkedCubin") &&
-          sym(a.errorLogSize, "nvJitLinkGetErrorLogSize") &&
-          sym(a.errorLog, "nvJitLinkGetErrorLog") && sym(a.destroy, "nvJitLinkDestroy"))) {
-      reason = "libnvJitLink lacks an entry point star needs";
-      return false;
-    }
-    api = &a;
-    return true;
-  }();
-  (void)loaded;
-  api_ = api;
-  reason_ = reason;
+    return sym(a.create, "nvJitLinkCreate") && sym(a.addData, "nvJitLinkAddData") &&
+           sym(a.complete, "nvJitLinkComplete") && sym(a.cubinSize, "nvJitLinkGetLinkedCubinSize") &&
+           sym(a.cubin, "nvJitLinkGetLinkedCubin") &&
+           sym(a.errorLogSize, "nvJitLinkGetErrorLogSize") &&
+           sym(a.errorLog, "nvJitLinkGetErrorLog") && sym(a.destroy, "nvJitLinkDestroy");
+  });
+  api_ = loaded.api;
+  reason_ = loaded.reason;
 }
 
 std::string DeviceLinker::link(std::span<const LinkInput> inputs, int arch,

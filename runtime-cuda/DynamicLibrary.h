@@ -30,4 +30,31 @@ bool bindSymbol(void* lib, F& f, const char* name) {
   return f != nullptr;
 }
 
+// A library's entry points, loaded once per Api type: `api` (bind(lib, api) filled it), or null
+// with `reason` saying why (the library is missing, or lacks an entry point).
+template <class Api>
+struct LoadedApi {
+  const Api* api = nullptr;
+  std::string reason;
+};
+template <class Api, class Bind>
+const LoadedApi<Api>& loadCudaApi(const std::string& stem, const std::string& name, Bind bind) {
+  static const LoadedApi<Api> loaded = [&] {
+    LoadedApi<Api> r;
+    void* lib = openCudaLibrary(stem);
+    if (!lib) {
+      r.reason = name + " (lib" + stem + ") is not installed or not on the library path";
+      return r;
+    }
+    static Api a{};
+    if (!bind(lib, a)) {
+      r.reason = "lib" + stem + " lacks an entry point star needs";
+      return r;
+    }
+    r.api = &a;
+    return r;
+  }();
+  return loaded;
+}
+
 }  // namespace star::cuda

@@ -42,29 +42,15 @@ struct NvrtcCompiler::Api {
 };
 
 NvrtcCompiler::NvrtcCompiler() {
-  static const Api* api = nullptr;
-  static std::string reason;
-  static const bool loaded = [] {
-    void* lib = openCudaLibrary("nvrtc");
-    if (!lib) {
-      reason = "NVRTC (libnvrtc) is not installed or not on the library path";
-      return false;
-    }
-    static Api a{};
+  const auto& loaded = loadCudaApi<Api>("nvrtc", "NVRTC", [](void* lib, Api& a) {
     auto sym = [&](auto& f, const char* name) { return bindSymbol(lib, f, name); };
-    if (!(sym(a.create, "nvrtcCreateProgram") && sym(a.compile, "nvrtcCompileProgram") &&
-          sym(a.logSize, "nvrtcGetProgramLogSize") && sym(a.log, "nvrtcGetProgramLog") &&
-          sym(a.cubinSize, "nvrtcGetCUBINSize") && sym(a.cubin, "nvrtcGetCUBIN") &&
-          sym(a.destroy, "nvrtcDestroyProgram") && sym(a.version, "nvrtcVersion"))) {
-      reason = "libnvrtc lacks an entry point star needs";
-      return false;
-    }
-    api = &a;
-    return true;
-  }();
-  (void)loaded;
-  api_ = api;
-  reason_ = reason;
+    return sym(a.create, "nvrtcCreateProgram") && sym(a.compile, "nvrtcCompileProgram") &&
+           sym(a.logSize, "nvrtcGetProgramLogSize") && sym(a.log, "nvrtcGetProgramLog") &&
+           sym(a.cubinSize, "nvrtcGetCUBINSize") && sym(a.cubin, "nvrtcGetCUBIN") &&
+           sym(a.destroy, "nvrtcDestroyProgram") && sym(a.version, "nvrtcVersion");
+  });
+  api_ = loaded.api;
+  reason_ = loaded.reason;
 }
 
 std::vector<std::string> compiledCodeOptions() {

@@ -133,3 +133,26 @@ TEST_F(OwnedInstructions, SettleMeetsOnceThenNothingIsPending) {
 
 }  // namespace
 }  // namespace star::engine
+
+namespace star::engine {
+namespace {
+
+// Opcodes.def's o and v flags name instructions on the bits only (the team runs them), and no
+// instruction is both.
+TEST(OwnedFlags, OnlyTeamInstructionsAreOwned) {
+  int owned = 0;
+  for (std::uint32_t o = 0; o < kOpCount; ++o) {
+    const Op op = static_cast<Op>(o);
+    if (!isOwnedWrite(op) && !isOwnedReduction(op)) continue;
+    ++owned;
+    EXPECT_TRUE(isTeamOp(op)) << opInfo(op).name;
+    EXPECT_FALSE(isOwnedWrite(op) && isOwnedReduction(op)) << opInfo(op).name;
+  }
+  EXPECT_EQ(owned, 13);
+  EXPECT_TRUE(isOwnedWrite(Op::TSETCOL));
+  EXPECT_FALSE(isOwnedWrite(Op::TSETROW));  // a row's bit of every column: another thread's word
+  EXPECT_FALSE(isOwnedReduction(Op::BSTEP));  // clears a bit another thread owns
+}
+
+}  // namespace
+}  // namespace star::engine

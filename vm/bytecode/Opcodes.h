@@ -141,6 +141,8 @@ STAR_OP_MASK(kFaultingOps, [](const OpInfo& i) { return hasFlag(i, 'f'); })
 STAR_OP_MASK(kBitReadingOps, [](const OpInfo& i) { return hasFlag(i, 'r'); })
 STAR_OP_MASK(kNoFallThroughOps, [](const OpInfo& i) { return hasFlag(i, 'n'); })
 STAR_OP_MASK(kLeavingOps, [](const OpInfo& i) { return hasFlag(i, 'x'); })
+STAR_OP_MASK(kOwnedWriteOps, [](const OpInfo& i) { return hasFlag(i, 'o'); })
+STAR_OP_MASK(kOwnedReductionOps, [](const OpInfo& i) { return hasFlag(i, 'v'); })
 #undef STAR_OP_MASK
 
 // The scalar operations: vm/semantics/ScalarOps.h gives their meaning.
@@ -167,6 +169,12 @@ STAR_HD constexpr bool leaderReadsBits(Op op) { return inMask(kBitReadingOpsLo, 
 // Control flow: whether the next instruction may follow this one, and whether it leaves the function.
 STAR_HD constexpr bool fallsThrough(Op op) { return !inMask(kNoFallThroughOpsLo, kNoFallThroughOpsHi, op); }
 STAR_HD constexpr bool leavesFunction(Op op) { return inMask(kLeavingOpsLo, kLeavingOpsHi, op); }
+// Owned instructions (compiled code runs them without barriers between them): element-wise
+// writes of operand 0's words, and reductions that read only each thread's own words.
+STAR_HD constexpr bool isOwnedWrite(Op op) { return inMask(kOwnedWriteOpsLo, kOwnedWriteOpsHi, op); }
+STAR_HD constexpr bool isOwnedReduction(Op op) {
+  return inMask(kOwnedReductionOpsLo, kOwnedReductionOpsHi, op);
+}
 #if !defined(__CUDACC_RTC__)
 // The operand of op that holds a 1-based index into a vector or table; -1 when none.
 constexpr int indexOperand(Op op) {

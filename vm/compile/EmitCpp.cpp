@@ -192,6 +192,8 @@ std::vector<std::string> deviceOpcodeDefines() {
   STAR_DEFINE_MASK(kBitReadingOps)
   STAR_DEFINE_MASK(kNoFallThroughOps)
   STAR_DEFINE_MASK(kLeavingOps)
+  STAR_DEFINE_MASK(kOwnedWriteOps)
+  STAR_DEFINE_MASK(kOwnedReductionOps)
 #undef STAR_DEFINE_MASK
   const std::uint64_t counts[] = {kOperandCounts0, kOperandCounts1, kOperandCounts2,
                                   kOperandCounts3, kOperandCounts4, kOperandCounts5};

@@ -294,20 +294,8 @@ class Core {
   // every access before it, so it clears them. The interpreter keeps a barrier after every
   // instruction (its next step begins with the leader's decisions).
   STAR_HD static std::uint64_t handleBit(std::uint32_t h) { return std::uint64_t{1} << (h & 63); }
-  // 1: owned, writes the handle in operand 0; 2: owned, only reads (a reduction); 0: not owned.
-  STAR_HD int ownedKind(Op op) const {
-    if (!compiled_) return 0;
-    switch (op) {
-      case Op::BAND: case Op::BOR: case Op::BXOR: case Op::BNOT: case Op::TGETCOL: case Op::TSETCOL:
-      case Op::BNEW: case Op::BCONST: case Op::BCOPY: case Op::BFILL:
-        return 1;
-      case Op::BSOME: case Op::BNUMB: case Op::BFND:
-        return 2;
-      default:
-        return 0;
-    }
-  }
-  STAR_HD bool ownedOp(Op op) const { return ownedKind(op) != 0; }
+  // Owned instructions are Opcodes.def's flags o and v (isOwnedWrite, isOwnedReduction).
+  STAR_HD bool ownedOp(Op op) const { return compiled_ && (isOwnedWrite(op) || isOwnedReduction(op)); }
   // An owned instruction is about to write `handle`'s words: after every thread's read of them.
   STAR_HD void beforeOwnedWrite(std::uint32_t handle) {
     if (sharedReads_ & handleBit(handle)) settle();
