@@ -11,12 +11,19 @@
 namespace star::cuda {
 
 // lib<stem>.so.13, .so.12, .so, then under $CUDA_HOME and /usr/local/cuda; null if none loads.
+// $STAR_CUDA_LIBRARY_PATH, where set, is the one directory looked in (a toolkit installed
+// elsewhere; tests, to see star without one).
 inline void* openCudaLibrary(const std::string& stem) {
   std::string names[] = {"lib" + stem + ".so.13", "lib" + stem + ".so.12", "lib" + stem + ".so", "",
                          ""};
-  if (const char* home = std::getenv("CUDA_HOME"); home && *home)
-    names[3] = std::string(home) + "/lib64/lib" + stem + ".so";
-  names[4] = "/usr/local/cuda/lib64/lib" + stem + ".so";
+  if (const char* only = std::getenv("STAR_CUDA_LIBRARY_PATH"); only && *only) {
+    for (std::string& n : names)
+      if (!n.empty()) n = std::string(only) + "/" + n;
+  } else {
+    if (const char* home = std::getenv("CUDA_HOME"); home && *home)
+      names[3] = std::string(home) + "/lib64/lib" + stem + ".so";
+    names[4] = "/usr/local/cuda/lib64/lib" + stem + ".so";
+  }
   for (const std::string& n : names)
     if (!n.empty())
       if (void* lib = ::dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;

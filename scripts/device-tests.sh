@@ -200,6 +200,12 @@ if want compiled; then
   note "random programs, cpu / cuda compiled rc=$rc: $(grep -v ' done, ' "$OUT/difftest-compiled.txt" | tail -3 | tr '\n' ' ')"
   [ $rc -eq 0 ] || status=1
   sanitize_engine compiled warshall 0 examples/warshall.star examples/graphs/two_cycles8.txt
+  # The graph oracle tests on compiled code (each test's program built once, then from the cache).
+  for name in stdlib_graphs_test stdlib_dynpaths_test stdlib_trees_test; do
+    STAR_TEST_BACKEND=cuda STAR_TEST_ENGINE=compiled "$D/bin/$name" > "$OUT/compiled-$name.txt" 2>&1; rc=$?
+    note "$name on cuda compiled code rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/compiled-$name.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
   # DIJKSTRA on the 12 x 12 grid example: the whole run, interpreted, compiled cold, compiled warm.
   for engine in device compiled compiled; do
     /usr/bin/time -f "%e s" "$D/bin/star" run --backend=cuda --engine=$engine --no-native --stats \

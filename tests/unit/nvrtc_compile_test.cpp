@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,27 @@ TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
   EXPECT_FALSE(other.fromCache);
   EXPECT_NE(other.key, first.key);
   ::unsetenv("STAR_CACHE_DIR");
+}
+
+// Without the toolkit's run-time libraries the build says what is missing (the engine then says
+// it once and interprets). In a fresh process: the libraries are loaded once per process.
+TEST(NvrtcCompileDeathTest, MissingLibrariesAreNamed) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ::setenv("STAR_CUDA_LIBRARY_PATH", "/nonexistent-star-test", 1);
+        const cuda::GpuBuild b = cuda::buildForGpu("", false, 90, false);
+        std::fprintf(stderr, "%s\n", b.error.c_str());
+        std::exit(b.cubin.empty() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "NVRTC \\(libnvrtc\\) is not installed or not on the library path");
+  EXPECT_EXIT(
+      {
+        ::setenv("STAR_CUDA_LIBRARY_PATH", "/nonexistent-star-test", 1);
+        std::fprintf(stderr, "%s\n", cuda::DeviceLinker().unavailableReason().c_str());
+        std::exit(cuda::DeviceLinker().available() ? 1 : 0);
+      },
+      ::testing::ExitedWithCode(0), "nvJitLink \\(libnvJitLink\\) is not installed");
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, NvrtcCompile,

@@ -225,7 +225,11 @@ TEST(Semantics, OpcodeColumnsAreConsistent) {
       ASSERT_LT(static_cast<std::size_t>(ix), i.shape.size());
       EXPECT_EQ(i.shape[static_cast<std::size_t>(ix)], 'r');  // an integer register
     }
-    for (char c : i.flags) EXPECT_NE(std::string_view("pfr12nx").find(c), std::string_view::npos) << c;
+    for (char c : i.flags) EXPECT_NE(std::string_view("pfr12nxov").find(c), std::string_view::npos) << c;
+    // Owned instructions (o, v) are instructions on the bits (engine_owned_test has more).
+    if (isOwnedWrite(op) || isOwnedReduction(op)) {
+      EXPECT_EQ(i.executor, Executor::Team);
+    }
   }
   EXPECT_EQ(scalar, 39);  // 33 Scalar + 6 HostMath
 }

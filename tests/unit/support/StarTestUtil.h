@@ -156,12 +156,14 @@ inline bool testParallelLoops() {
   return !(env && std::string(env) == "0");
 }
 
-// Whether the interpreter hands its work to the backend's device engine: $STAR_TEST_ENGINE=device
-// (ctest runs the oracle tests that way too: the results must not differ from the host engine's).
-inline bool testDeviceEngine() {
+// Whether the interpreter hands its work to the backend's device engine: $STAR_TEST_ENGINE=device,
+// or compiled (its compiled tier; ctest runs the oracle tests both ways too: the results must not
+// differ from the host engine's).
+inline std::string testEngine() {
   const char* env = std::getenv("STAR_TEST_ENGINE");
-  return env && std::string(env) == "device";
+  return env ? env : "";
 }
+inline bool testDeviceEngine() { return testEngine() == "device" || testEngine() == "compiled"; }
 
 // The test backend and an interpreter writing to a string stream.
 struct Vm {
@@ -170,9 +172,14 @@ struct Vm {
   star::Interpreter interp{*backend, out};
   Vm() {
     interp.enableParallelLoops(testParallelLoops());
-    interp.enableDeviceEngine(testDeviceEngine());
+    if (testEngine() == "compiled") {
+      if (!interp.enableCompiledEngine(true))
+        throw std::runtime_error("STAR_TEST_ENGINE=compiled, but the backend has no compiled tier");
+    } else {
+      interp.enableDeviceEngine(testDeviceEngine());
+    }
     if (testDeviceEngine() && !interp.deviceEngineOn())
-      throw std::runtime_error("STAR_TEST_ENGINE=device, but the backend has no device engine");
+      throw std::runtime_error("STAR_TEST_ENGINE=" + testEngine() + ", but the backend has no device engine");
   }
 
   RunResult run(const star::Module& m, std::vector<std::string> args = {}) {
