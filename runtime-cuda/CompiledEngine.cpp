@@ -48,12 +48,12 @@ class CompiledPrograms {
     GpuBuild build = buildForGpu(source, false, arch_, useCache_);
     stats.seconds += secondsSince(started);
     if (!build.cubin.empty()) (build.fromCache ? stats.hits : stats.misses) += 1;
-    return [this, key, source = std::move(source), build = std::move(build)](
-               CompileStats& stats) -> EngineKernels* {
+    return [this, key, source = std::move(source),
+            build = std::move(build)](CompileStats& stats) -> EngineKernels* {
       const void* block = load(build, false, stats);
       if (!block) return nullptr;
-      auto kernels = std::make_unique<EngineKernels>(
-          [this, block, source, &stats](bool grid) -> const void* {
+      auto kernels =
+          std::make_unique<EngineKernels>([this, block, source, &stats](bool grid) -> const void* {
             if (!grid) return block;
             // The grid form cannot fail where the block form built; if it does, the
             // interpreter's grid kernel runs the same protocol on the same state.

@@ -31,7 +31,8 @@ DeviceLinker::DeviceLinker() {
   const auto& loaded = loadCudaApi<Api>("nvJitLink", "nvJitLink", [](void* lib, Api& a) {
     auto sym = [&](auto& f, const char* name) { return bindSymbol(lib, f, name); };
     return sym(a.create, "nvJitLinkCreate") && sym(a.addData, "nvJitLinkAddData") &&
-           sym(a.complete, "nvJitLinkComplete") && sym(a.cubinSize, "nvJitLinkGetLinkedCubinSize") &&
+           sym(a.complete, "nvJitLinkComplete") &&
+           sym(a.cubinSize, "nvJitLinkGetLinkedCubinSize") &&
            sym(a.cubin, "nvJitLinkGetLinkedCubin") &&
            sym(a.errorLogSize, "nvJitLinkGetErrorLogSize") &&
            sym(a.errorLog, "nvJitLinkGetErrorLog") && sym(a.destroy, "nvJitLinkDestroy");

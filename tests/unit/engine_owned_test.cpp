@@ -77,7 +77,7 @@ TEST_F(OwnedInstructions, ElementWiseRunsWithoutBarriers) {
 TEST_F(OwnedInstructions, AnInstructionThatIsNotOwnedMeetsFirst) {
   run(Op::BAND, Z, X, Y);
   ASSERT_EQ(run(Op::TGETROW, V, T, 5), StopReason::None);  // reads words of every column
-  EXPECT_EQ(team.dataBarriers, 2);                          // before it, and its own after
+  EXPECT_EQ(team.dataBarriers, 2);                         // before it, and its own after
   run(Op::BAND, Z, X, Y);
   run(Op::BSTEP, Z, Z);  // writes a word another thread owns
   EXPECT_EQ(team.dataBarriers, 4);
@@ -110,7 +110,7 @@ TEST_F(OwnedInstructions, AReductionSettlesEverything) {
   Values v{{0, Z, 0, 0}, {0, 0, 0, 0}};
   ASSERT_EQ(core->team(Op::BSOME, v), StopReason::None);
   EXPECT_EQ(team.reductions, 1);
-  run(Op::BNOT, X, Z);       // X was read before the reduction's barriers
+  run(Op::BNOT, X, Z);        // X was read before the reduction's barriers
   core->beforeSharedRead(Z);  // Z was written before them
   run(Op::TGETROW, V, T, 1);
   EXPECT_EQ(team.dataBarriers, 2);  // TGETROW's own, and before it for BNOT's write
@@ -150,7 +150,7 @@ TEST(OwnedFlags, OnlyTeamInstructionsAreOwned) {
   }
   EXPECT_EQ(owned, 13);
   EXPECT_TRUE(isOwnedWrite(Op::TSETCOL));
-  EXPECT_FALSE(isOwnedWrite(Op::TSETROW));  // a row's bit of every column: another thread's word
+  EXPECT_FALSE(isOwnedWrite(Op::TSETROW));    // a row's bit of every column: another thread's word
   EXPECT_FALSE(isOwnedReduction(Op::BSTEP));  // clears a bit another thread owns
 }
 

@@ -104,7 +104,8 @@ TEST(NvrtcCompileDeathTest, MissingLibrariesAreNamed) {
         std::fprintf(stderr, "%s\n", b.error.c_str());
         std::exit(b.cubin.empty() ? 0 : 1);
       },
-      ::testing::ExitedWithCode(0), "NVRTC \\(libnvrtc\\) is not installed or not on the library path");
+      ::testing::ExitedWithCode(0),
+      "NVRTC \\(libnvrtc\\) is not installed or not on the library path");
   EXPECT_EXIT(
       {
         ::setenv("STAR_CUDA_LIBRARY_PATH", "/nonexistent-star-test", 1);
