@@ -2,8 +2,9 @@
 
 #include <unistd.h>
 
-#include <filesystem>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -22,6 +23,12 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed) {
     h *= 1099511628211ull;
   }
   return h;
+}
+
+std::string cacheEntryName(std::string_view prefix, std::uint64_t key, std::string_view suffix) {
+  char digits[17];
+  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(key));
+  return std::string(prefix) + "-" + digits + std::string(suffix);
 }
 
 std::string cacheDirectory() {

@@ -17,6 +17,9 @@ namespace star {
 // 64-bit FNV-1a, continuing from `seed`: the keys' hash.
 std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed = 14695981039346656037ull);
 
+// A cache entry's name: <prefix>-<key as 16 hex digits><suffix> ("host-...so", "cuda-...cubin").
+std::string cacheEntryName(std::string_view prefix, std::uint64_t key, std::string_view suffix);
+
 // The cache directory ("" when no home is known); created on first use.
 std::string cacheDirectory();
 

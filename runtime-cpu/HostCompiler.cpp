@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include <sstream>
 
 #include "core/DiskCache.h"
+#include "core/Stopwatch.h"
 
 extern char** environ;
 
@@ -72,12 +72,6 @@ class TempDir {
  private:
   std::string path_;
 };
-
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 }  // namespace
 
@@ -143,12 +137,12 @@ std::string HostCompiler::build(const std::string& source, std::span<const Embed
 
 void* HostCompiler::compile(const std::string& source, std::span<const EmbeddedFile> headers,
                             const char* symbol, bool useCache, std::string& error) {
-  const auto started = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   const std::string identity = compilerIdentity(error);
   if (identity.empty()) return nullptr;
   std::uint64_t key = fnv1a(source, fnv1a(identity));
   for (const EmbeddedFile& h : headers) key = fnv1a(h.text, fnv1a(h.path, key));
-  const std::string name = "host-" + hex(key) + ".so";
+  const std::string name = cacheEntryName("host", key, ".so");
   DiskCache cache(useCache ? cacheDirectory() : "");
   std::optional<std::string> object = cache.read(name);
   if (object) {
@@ -175,8 +169,7 @@ void* HostCompiler::compile(const std::string& source, std::span<const EmbeddedF
   libraries_.push_back(library);
   void* entry = ::dlsym(library, symbol);
   if (!entry) error = std::string("the compiled code has no ") + symbol;
-  stats_.seconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  stats_.seconds += watch.seconds();
   return entry;
 }
 

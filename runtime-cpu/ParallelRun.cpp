@@ -312,7 +312,7 @@ class Chunk {
         Bits d = written(a[0], p);
         const std::uint64_t k = d.len;
         const double r = std::bit_cast<double>(s(a[1], p));
-        d.w[0] = numberToWord(k == 32 ? realToFloatBits(r) : std::bit_cast<std::uint64_t>(r), k);
+        d.w[0] = sem::realToWordBits(r, k);
         break;
       }
       case Op::WEQ: case Op::WNE: case Op::WLT: case Op::WLE: case Op::WGT: case Op::WGE: {

@@ -52,7 +52,6 @@ class ThreadEngine final : public DeviceEngine {
     program_.loops = image_.loops.data();
     compiled_ = nullptr;
     build_.forget();
-    switch_.loaded();
     if (!compiler_) return;
     if (!background_) {
       compiled_ = compiler_(image_, compileStats_);
@@ -67,13 +66,7 @@ class ThreadEngine final : public DeviceEngine {
 
   void run(EngineRun& r) override {
     // A hand-over: compiled code built meanwhile takes the run from here.
-    TeamRun built = nullptr;
-    CompileStats stats;
-    bool block = false;
-    if (build_.pending() && switch_.now(block) && build_.take(built, stats, block)) {
-      compiled_ = built;
-      addCompileStats(compileStats_, stats);
-    }
+    if (TeamRun built = nullptr; build_.takeAtHandOver(built, compileStats_)) compiled_ = built;
     engine::Header& h = r.header;
     h.handles = storage_.handleCount();
     h.poolCap = h.handles;
@@ -133,7 +126,6 @@ class ThreadEngine final : public DeviceEngine {
   TeamRun compiled_ = nullptr;  // the image's compiled code, or null: the interpreter runs it
   bool background_ = false;
   BackgroundBuild<TeamRun> build_;
-  TierSwitch switch_;
   CompileStats compileStats_;
   EngineProgramImage image_;
   engine::Program program_;

@@ -1,11 +1,10 @@
 #include "runtime-cuda/CompiledBuild.h"
 
-#include <chrono>
-#include <cstdio>
 #include <optional>
 #include <vector>
 
 #include "core/DiskCache.h"
+#include "core/Stopwatch.h"
 #include "runtime-cuda/CompiledLibrary.h"
 #include "runtime-cuda/DeviceLinker.h"
 #include "runtime-cuda/NvrtcCompiler.h"
@@ -15,14 +14,17 @@ namespace star::cuda {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-std::string hex(std::uint64_t v) {
-  char s[17];
-  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
-  return s;
+// Everything besides the program and the architecture that changes the build: the generator
+// and the engine's headers, the kernels' headers, the linked library, NVRTC's version. Hashed once
+// (the library alone is 1.8 MB).
+std::uint64_t fixedKey(const NvrtcCompiler& nvrtc) {
+  static const std::uint64_t key = [&] {
+    const CompiledLibrary& library = compiledLibrary();
+    std::uint64_t k = fnv1a(library.cubin, fnv1a(library.ptx, compile::generatorKey()));
+    for (const EmbeddedFile& h : compiledKernelHeaders()) k = fnv1a(h.text, fnv1a(h.path, k));
+    return fnv1a(nvrtc.version(), k);
+  }();
+  return key;
 }
 
 }  // namespace
@@ -40,13 +42,8 @@ GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool use
     return out;
   }
   const std::string source = generated + compiledKernelsEntry(grid);
-  const CompiledLibrary& library = compiledLibrary();
-  std::uint64_t key = fnv1a(source, compile::generatorKey());
-  key = fnv1a(library.cubin, fnv1a(library.ptx, key));
-  for (const EmbeddedFile& h : compiledKernelHeaders()) key = fnv1a(h.text, fnv1a(h.path, key));
-  key = fnv1a(nvrtc.version() + "/sm_" + std::to_string(arch), key);
-  out.key = key;
-  const std::string name = "cuda-" + hex(key) + ".cubin";
+  out.key = fnv1a("sm_" + std::to_string(arch), fnv1a(source, fixedKey(nvrtc)));
+  const std::string name = cacheEntryName("cuda", out.key, ".cubin");
   const DiskCache cache(useCache ? cacheDirectory() : "");
   if (std::optional<std::string> hit = cache.read(name)) {
     out.cubin = std::move(*hit);
@@ -57,22 +54,23 @@ GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool use
   std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(),
                                     compile::engineHeaders().end());
   for (const EmbeddedFile& f : compiledKernelHeaders()) headers.push_back(f);
-  auto started = std::chrono::steady_clock::now();
+  const Stopwatch compiling;
   const std::string program =
       nvrtc.compile(source, headers, arch, compiledCodeOptions(), out.error);
-  out.compileSeconds = secondsSince(started);
+  out.compileSeconds = compiling.seconds();
   if (program.empty()) return out;
 
   // The library's own cubin where the architecture is the one star was built for; its PTX,
   // compiled by nvJitLink, for any other.
-  started = std::chrono::steady_clock::now();
+  const CompiledLibrary& library = compiledLibrary();
+  const Stopwatch linking;
   const LinkInput inputs[] = {
       {LinkInput::Kind::Cubin, program, "star_compiled.cubin"},
       arch == library.cubinArch
           ? LinkInput{LinkInput::Kind::Cubin, library.cubin, "star_compiled_library.cubin"}
           : LinkInput{LinkInput::Kind::Ptx, library.ptx, "star_compiled_library.ptx"}};
   out.cubin = linker.link(inputs, arch, out.error);
-  out.linkSeconds = secondsSince(started);
+  out.linkSeconds = linking.seconds();
   if (!out.cubin.empty()) cache.write(name, out.cubin);
   return out;
 }

@@ -2,13 +2,13 @@
 
 #include <cuda_runtime_api.h>
 
-#include <chrono>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <vector>
 
 #include "core/DiskCache.h"
+#include "core/Stopwatch.h"
 #include "runtime-cuda/CompiledBuild.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/kernels/Engine.h"
@@ -17,10 +17,6 @@
 namespace star::cuda {
 
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // The programs loaded so far, by their generated source: the REPL and a script's repeated runs
 // load the same program again and again. Builds may run on threads of their own (prepare); every
@@ -44,24 +40,17 @@ class CompiledPrograms {
       if (auto it = loaded_.find(key); it != loaded_.end())
         return [kernels = it->second.get()](CompileStats&) { return kernels; };
     }
-    const auto started = std::chrono::steady_clock::now();
-    GpuBuild build = buildForGpu(source, false, arch_, useCache_);
-    stats.seconds += secondsSince(started);
-    if (!build.cubin.empty()) (build.fromCache ? stats.hits : stats.misses) += 1;
+    GpuBuild blockBuild = build(source, false, stats);
     return [this, key, source = std::move(source),
-            build = std::move(build)](CompileStats& stats) -> EngineKernels* {
-      const void* block = load(build, false, stats);
+            blockBuild = std::move(blockBuild)](CompileStats& stats) -> EngineKernels* {
+      const void* block = load(blockBuild, false, stats);
       if (!block) return nullptr;
       auto kernels =
           std::make_unique<EngineKernels>([this, block, source, &stats](bool grid) -> const void* {
             if (!grid) return block;
             // The grid form cannot fail where the block form built; if it does, the
             // interpreter's grid kernel runs the same protocol on the same state.
-            const auto started = std::chrono::steady_clock::now();
-            const GpuBuild gridBuild = buildForGpu(source, true, arch_, useCache_);
-            if (!gridBuild.cubin.empty()) (gridBuild.fromCache ? stats.hits : stats.misses) += 1;
-            const void* k = load(gridBuild, true, stats);
-            stats.seconds += secondsSince(started);
+            const void* k = load(build(source, true, stats), true, stats);
             return k ? k : interpreterKernel(true);
           });
       const std::lock_guard lock(mutex_);
@@ -72,10 +61,18 @@ class CompiledPrograms {
   }
 
  private:
+  // One form of a program built, or taken from the cache (no CUDA call), counted in `stats`.
+  GpuBuild build(const std::string& source, bool grid, CompileStats& stats) const {
+    const Stopwatch watch;
+    GpuBuild b = buildForGpu(source, grid, arch_, useCache_);
+    stats.seconds += watch.seconds();
+    if (!b.cubin.empty()) (b.fromCache ? stats.hits : stats.misses) += 1;
+    return b;
+  }
   // One form of a program loaded; null if it cannot be (star says why, once).
   const void* load(const GpuBuild& build, bool grid, CompileStats& stats) {
     if (build.cubin.empty()) return refuse(build.error);
-    const auto started = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     cudaLibrary_t library = nullptr;
     if (cudaLibraryLoadData(&library, build.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr,
                             0) != cudaSuccess) {
@@ -89,7 +86,7 @@ class CompiledPrograms {
       cudaGetLastError();
       return refuse("the compiled code lacks its kernel");
     }
-    stats.seconds += secondsSince(started);
+    stats.seconds += watch.seconds();
     return reinterpret_cast<const void*>(kernel);
   }
 

@@ -86,7 +86,6 @@ void CudaEngine::load(const EngineProgramImage& image) {
   program_.loops = reinterpret_cast<const engine::LoopInfo*>(base + loops);
   kernels_ = &interpreterKernels();
   pending_.forget();
-  switch_.loaded();
   if (!build_) return;
   if (!background_) {
     if (EngineKernels* k = build_(image, compileStats_)(compileStats_)) kernels_ = k;
@@ -99,13 +98,8 @@ void CudaEngine::load(const EngineProgramImage& image) {
 void CudaEngine::run(EngineRun& r) {
   if (!kernels_) kernels_ = &interpreterKernels();
   // A hand-over: compiled code built meanwhile takes the run from here.
-  KernelInstaller install;
-  CompileStats stats;
-  bool block = false;
-  if (pending_.pending() && switch_.now(block) && pending_.take(install, stats, block)) {
-    addCompileStats(compileStats_, stats);
+  if (KernelInstaller install; pending_.takeAtHandOver(install, compileStats_))
     if (EngineKernels* k = install(compileStats_)) kernels_ = k;
-  }
   engine::Header& h = r.header;
   h.handles = values_.size();
   h.poolCap = h.handles;

@@ -50,7 +50,6 @@ class CudaEngine final : public DeviceEngine {
   CompileStats compileStats_;
   bool background_ = false;
   BackgroundBuild<KernelInstaller> pending_;
-  TierSwitch switch_;
   std::uint64_t* gridBarrier_ = nullptr;  // compiled code's grid barrier: two 32-bit words, zero
   std::uint64_t gridBarrierCapacity_ = 0;
   engine::Program program_;

@@ -49,8 +49,7 @@ const void* interpreterKernel(bool grid) {
 }
 
 EngineKernels& interpreterKernels() {
-  static EngineKernels kernels(reinterpret_cast<const void*>(&engineKernel<false>),
-                               reinterpret_cast<const void*>(&engineKernel<true>));
+  static EngineKernels kernels(interpreterKernel(false), interpreterKernel(true));
   return kernels;
 }
 

@@ -229,8 +229,7 @@ STAR_HD void Core<Team>::teamOp(Op op, Ops& o, Ctl& next) {
         packed = numberToWord(lowBits(static_cast<std::uint64_t>(n), static_cast<unsigned>(k)), static_cast<std::uint64_t>(k));
       } else {
         if (k != 32 && k != 64) return stop(next, StopReason::Error);
-        const Word v = k == 32 ? realToFloatBits(o.F(1)) : realBitsOf(o.F(1));
-        packed = numberToWord(v, static_cast<std::uint64_t>(k));
+        packed = sem::realToWordBits(o.F(1), static_cast<std::uint64_t>(k));
       }
       const std::uint64_t len = static_cast<std::uint64_t>(k);
       if (!fitsBits(d, len)) return stop(next, StopReason::Error);

@@ -11,6 +11,7 @@
 #include "vm/interp/FaultText.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/InterpreterFault.h"
+#include "vm/semantics/Scalar.h"
 #include "vm/interp/StringPool.h"
 #include "vm/semantics/Scalar.h"
 #include "vm/io/BitBlocks.h"
@@ -174,7 +175,7 @@ bool Interpreter::bitsOp(const Module& m, Op op, const std::uint32_t* a) {
     case Op::WSBIN:
     case Op::WFBIN: {
       std::int64_t k = I(2);
-      std::uint64_t v = 0;
+      std::uint64_t word = 0;
       if (op == Op::WSBIN) {
         std::int64_t n = I(1);
         if (k < 1 || k > 64) throw Fault("SBIN needs a length of 1..64, not " + std::to_string(k));
@@ -185,15 +186,15 @@ bool Interpreter::bitsOp(const Module& m, Op op, const std::uint32_t* a) {
                       " bits (two's complement: " + std::to_string(-half) + ".." +
                       std::to_string(half - 1) + ")");
         }
-        v = lowBits(static_cast<std::uint64_t>(n), static_cast<unsigned>(k));
+        word = numberToWord(lowBits(static_cast<std::uint64_t>(n), static_cast<unsigned>(k)),
+                            static_cast<std::uint64_t>(k));
       } else {
         if (k != 32 && k != 64) throw Fault("FBIN needs a length of 32 or 64, not " + std::to_string(k));
-        // The conversion to float rounds to nearest (even), overflowing to an infinity.
-        v = k == 32 ? realToFloatBits(F(1)) : std::bit_cast<std::uint64_t>(F(1));
+        word = sem::realToWordBits(F(1), static_cast<std::uint64_t>(k));
       }
       Handle d = H(0);
       requireBitsFit(d, static_cast<std::uint64_t>(k));
-      scratch_.assign(1, numberToWord(v, static_cast<std::uint64_t>(k)));
+      scratch_.assign(1, word);
       backend_.writeBits(d, static_cast<std::uint64_t>(k), scratch_.data());
       break;
     }

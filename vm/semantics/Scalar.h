@@ -6,6 +6,7 @@
 // (vm/interp/FaultText). Host, nvcc and NVRTC compile this header (no standard header under NVRTC).
 #pragma once
 
+#include "core/BitLayout.h"
 #include "core/CheckedMath.h"
 #include "core/FixedWidth.h"
 #include "core/HostDevice.h"
@@ -99,6 +100,12 @@ STAR_HD FaultKind wholeToInteger(double x, double whole, Int& r) {
 }
 STAR_HD FaultKind truncate(double x, Int& r) { return wholeToInteger(x, trunc(x), r); }
 STAR_HD FaultKind roundHalfAway(double x, Int& r) { return wholeToInteger(x, round(x), r); }
+
+// FBIN's word: x as an IEEE-754 number of k = 32 or 64 bits (single precision rounds to nearest,
+// even, overflowing to an infinity), sign bit first, in a word's layout. The caller checks k.
+STAR_HD std::uint64_t realToWordBits(double x, std::uint64_t k) {
+  return numberToWord(k == 32 ? realToFloatBits(x) : realBitsOf(x), k);
+}
 
 // ---- checks of indices and components
 // A 1-based index `at` into something of `limit` components.
