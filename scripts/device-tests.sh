@@ -119,7 +119,7 @@ fi
 # The first Ctrl-C stops a run on the GPU's engines too (tests/interrupt: writing loops, FIFOs,
 # long listings), and the REPL on the device engine survives it (the pty test).
 if want interrupt; then
-  for engine in host device; do
+  for engine in host device compiled tiered; do
     python3 tests/interrupt/interrupt_test.py "$D/bin/star" cuda $engine > "$OUT/interrupt-$engine.txt" 2>&1; rc=$?
     note "interrupts on the cuda $engine engine rc=$rc: $(grep -c '^ok ' "$OUT/interrupt-$engine.txt") stopped, $(grep -c '^FAIL' "$OUT/interrupt-$engine.txt") failed"
     [ $rc -eq 0 ] || status=1
