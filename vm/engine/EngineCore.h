@@ -113,6 +113,10 @@ class Core {
     bool done = false;
     for (;;) {
       const Ctl c = beginStep(step);
+      // A leader that read bits in the step before: compiled code's next write of bits (Core::team)
+      // waits for it, as the interpreter's next step would (runStep). Returning without noting it
+      // let another block overwrite a word a leader was still reading, and the blocks decide apart.
+      pendingReads_ = pendingReads_ || c.reads;
       if (c.stop || (done && !c.jobs && c.mode != kCheck)) return c;
       done = runStep(c, step, true) || done;
     }
