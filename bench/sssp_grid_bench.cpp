@@ -276,6 +276,7 @@ struct StarRun {
   std::string error;  // a runtime error other than the interrupt
   double seconds = 0;
   bench::BackendCounts counts;
+  std::string engineSummary;  // the engine's --stats lines: launches, hand-overs, launch shape
   std::uint64_t steps = 0;           // as the header says, per procedure
   std::vector<long> dist;            // finished DIJKSTRA, BELLMANFORD: the distances from vertex 1
   std::vector<std::uint64_t> floyd;  // finished FLOYD: its table D as read back
@@ -343,6 +344,10 @@ StarRun runStar(const Module& m, const std::string& backendName, const std::stri
   }
   r.counts = counting.counts;
   if (deviceEngine) {
+    std::ostringstream summary;
+    vm.engineStats().print(summary);
+    r.engineSummary = summary.str();
+    std::replace(r.engineSummary.begin(), r.engineSummary.end(), '\n', ' ');
     const auto count = [&](Op op) {
       const auto i = static_cast<std::size_t>(op);
       return vm.stats().count[i] - countBefore[i];
@@ -571,6 +576,9 @@ int main(int argc, char** argv) {
               (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0)) +
               " | " + (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0)) +
               " | " + (peer ? sig3(bglSeconds) : "-") + " | " + ratio);
+      if (!r.engineSummary.empty())
+        notes.push_back(std::string(info.name) + ", " + std::to_string(side) + " x " +
+                        std::to_string(side) + ": " + r.engineSummary);
       if (!r.finished && r.error.empty() && steps > 0) {
         // DIJKSTRA settles every vertex but the source (the grid is connected), PRIM and KRUSKAL
         // add n - 1 edges; BELLMANFORD updates each vertex at least once; FLOYD's later rounds

@@ -148,13 +148,21 @@ void CudaEngine::run(EngineRun& r) {
 
   const char* forced = std::getenv("STAR_ENGINE_MODE");
   const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > EnginePolicy::kGridWords;
+  // STAR_ENGINE_THREADS caps a block's threads (a tuning experiment: fewer warps run the scalar
+  // code that every thread of compiled code repeats).
+  static const unsigned maxThreads = [] {
+    const char* v = std::getenv("STAR_ENGINE_THREADS");
+    const unsigned long n = v ? std::strtoul(v, nullptr, 10) : 0;
+    return n >= 32 && n < EnginePolicy::kMaxThreads ? static_cast<unsigned>(n / 32 * 32) : EnginePolicy::kMaxThreads;
+  }();
   unsigned blocks = 1, threads;
   if (grid) {
-    threads = EnginePolicy::kMaxThreads;
+    threads = maxThreads;
     blocks = std::max(1u, kernels_->gridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
   } else {
-    threads = static_cast<unsigned>(
-        std::clamp<std::uint64_t>((work + 31) / 32 * 32, 32, EnginePolicy::kMaxThreads));
+    const std::uint64_t perThread = kernels_ == &interpreterKernels() ? 1 : EnginePolicy::kCompiledWordsPerThread;
+    const std::uint64_t wanted = (work + perThread - 1) / perThread;
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>((wanted + 31) / 32 * 32, 32, maxThreads));
   }
   EngineParams p{};
   p.program = program_;

@@ -4,7 +4,8 @@
 # few files come back from the device, so summary.txt and device.txt stay as they are and every
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
 #   scripts/device-tests.sh [unit] [oracles] [lang] [interrupt] [compare] [sanitize] [bench] [sssp] [engine]
-#                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [compiled] [unpack]
+#                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [compiled] [dijkstra]
+#                           [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
 # enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
@@ -16,6 +17,7 @@
 # $STAR_DIFF_START, at most $STAR_DIFF_SECONDS; progress lines every 100 programs);
 # compiled: the compiled tier on the GPU (its build, the golden suite in both forms, random programs
 # against the CPU backend, compute-sanitizer on compiled kernels, DIJKSTRA against the interpreter);
+# dijkstra: DIJKSTRA's Star body per step on the CPU, interpreted and compiled (and a hand kernel);
 # `unpack` alone only unpacks the bundle, for commands of one's own).
 set -uo pipefail
 D=${STAR_DIST:-$PWD/build-gpu/dist}
@@ -182,7 +184,7 @@ if want enginecheck; then
 fi
 if want compiled; then
   # A fresh cache: every program is built here (NVRTC, nvJitLink) and then loaded from the cache.
-  export STAR_CACHE_DIR=$OUT/cache
+  export STAR_CACHE_DIR=/tmp/star-device-cache/compiled-step
   "$D/bin/nvrtc_compile_test" > "$OUT/compiled-build.txt" 2>&1; rc=$?
   note "compiled build (NVRTC + nvJitLink) rc=$rc: $(grep -E 'form:|^\[  (PASSED|FAILED)' "$OUT/compiled-build.txt" | tr '\n' ' ')"
   [ $rc -eq 0 ] || status=1
@@ -249,6 +251,31 @@ if want graphs; then
   graphs 50 --backend=cuda --engine=compiled --budget=10 --bgl-side=0 --procs=dijkstra,prim 1000
   graphs 50 --backend=cpu --budget=10 --bgl-side=0 --procs=dijkstra,prim 1000
   note "sssp_grid_bench, five procedures across engines: $(grep -cE 'BGL.s|spanning tree' "$OUT/bench-graphs-engines.md") finished runs agree with BGL; $(grep -cE 'DIFFER|EXPECTED|error:' "$OUT/bench-graphs-engines.md") do not"
+fi
+if want dijkstra; then
+  # DIJKSTRA's Star body per step on 10^3 .. 10^6 vertices: the CPU backend, the device engine
+  # (interpreted) and compiled code in one run. The first compiled run builds the graphs
+  # program into the cache (a few seconds of NVRTC), both forms, so that no timed run includes a build. At 10^6 vertices
+  # the first launches (the tables' set-up) weigh on the per-step figure of a short budget.
+  # $STAR_HAND_KERNEL may name a hand-written CUDA DIJKSTRA to compile and run beside them.
+  sides=${STAR_DIJKSTRA_SIDES:-32 100 316 1000}
+  : > "$OUT/bench-dijkstra.md"
+  for mode in block grid; do
+    STAR_ENGINE_MODE=$mode timeout 60 "$D/bin/sssp_grid_bench" --backend=cuda --engine=compiled \
+      --budget=1 --bgl-side=0 --procs=dijkstra 32 > /dev/null 2>&1
+  done
+  for cfg in "--backend=cuda --engine=compiled" "--backend=cuda --engine=device" "--backend=cpu"; do
+    # shellcheck disable=SC2086
+    timeout 150 "$D/bin/sssp_grid_bench" $cfg --budget=8 --bgl-side=0 --procs=dijkstra $sides \
+      >> "$OUT/bench-dijkstra.md" 2>&1 || note "sssp_grid_bench $cfg rc=$?"
+  done
+  note "DIJKSTRA per step: $(grep -cE "BGL.s" "$OUT/bench-dijkstra.md") runs agree with BGL, $(grep -cE 'DIFFER|error:' "$OUT/bench-dijkstra.md") do not"
+  grep -qE 'DIFFER|error:' "$OUT/bench-dijkstra.md" && status=1
+  if [ -n "${STAR_HAND_KERNEL:-}" ]; then
+    nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/dijkstra_hand "$STAR_HAND_KERNEL" > "$OUT/hand.txt" 2>&1 &&
+      timeout 150 /tmp/dijkstra_hand --variants=block,grid --sides="${sides// /,}" --total=110 >> "$OUT/hand.txt" 2>&1
+    note "hand-written DIJKSTRA rc=$?"
+  fi
 fi
 if want loops; then
   # The papers' two listings (WARSHALL works on rows, WARSHALL_C on columns) with and without

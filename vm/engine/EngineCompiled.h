@@ -113,6 +113,20 @@ class Compiled {
   // An instruction on the bits, exactly as the interpreter runs it. True: the run stops there
   // (exitPc, exitWhy say where and why).
   STAR_HD_OUTLINE bool team(std::uint32_t at, Op op, Values& v);
+  // The same for one owned instruction (isOwnedWrite, isOwnedReduction: the hot element-wise
+  // instructions and reductions), instantiated per opcode where generated code uses it: the
+  // interpreter's code for that opcode alone, its dispatch folded away, one copy per opcode. It
+  // is compiled with each program (NVRTC), not linked; only a program's owned opcodes pay that.
+  template <Op kOp>
+  STAR_HD_OUTLINE bool teamOwned(std::uint32_t at, Values& v) {
+    static_assert(isOwnedWrite(kOp) || isOwnedReduction(kOp));
+    core.at(function, at, base);
+    const StopReason why = core.team(kOp, v);
+    if (why == StopReason::None) return false;
+    exitPc = at;
+    exitWhy = why;
+    return true;
+  }
   // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
     if (leaderReadsBits(op)) core.beforeSharedRead(static_cast<std::uint32_t>(handle));
