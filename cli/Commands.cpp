@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <tuple>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "vm/compile/EmitCpp.h"
 #include "cli/InterruptSignal.h"
 #include "cli/PhaseTimes.h"
+#include "cli/ProcessExit.h"
 #include "cli/RuntimeErrorText.h"
 #include "frontend/driver/StdlibLocation.h"
 #include "core/FileText.h"
@@ -246,9 +248,12 @@ int commandRun(const CommandLine& cl) {
     else
       times.mark("run");
   }
+  const bool gpu = backend->name() == "cuda";
   backend.reset();
   times.mark("release (values, backend)");
   times.print(std::cerr);
+  if (mayEndWithoutTeardown(gpu, std::getenv("CUDA_INJECTION64_PATH"), std::getenv("STAR_FULL_EXIT")))
+    endWithoutTeardown();
   return status;
 }
 

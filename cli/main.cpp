@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "cli/Help.h"
 #include "cli/ManPage.h"
 #include "cli/Options.h"
+#include "cli/ProcessExit.h"
 #include "frontend/driver/StdlibLocation.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
@@ -109,5 +112,11 @@ int finishOutput(int status) {
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
-  return finishOutput(dispatch(argc, argv));
+  const int status = finishOutput(dispatch(argc, argv));
+  if (star::endingWithoutTeardown()) {  // cli/ProcessExit.h: a run that used the GPU
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
 }

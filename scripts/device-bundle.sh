@@ -15,7 +15,7 @@ build=${1:-build-gpu}
 dist=$build/dist
 rm -rf "$dist" && mkdir -p "$dist/bin" "$dist/lib" "$dist/tools"
 for b in star primitives_bench warshall_bench closure_bench sssp_grid_bench sort_bench \
-         segsort_bench nbody_bench cuda_startup_bench; do
+         segsort_bench nbody_bench cuda_startup_bench dynamic_bench; do
   f=$(find "$build" -path "$dist" -prune -o -type f -name "$b" -perm -u+x -print | head -1)
   if [ -n "$f" ]; then cp "$f" "$dist/bin/" && strip "$dist/bin/$b"; fi
 done

@@ -121,7 +121,11 @@ class Compiled {
   STAR_HD_OUTLINE bool teamOwned(std::uint32_t at, Values& v) {
     static_assert(isOwnedWrite(kOp) || isOwnedReduction(kOp));
     core.at(function, at, base);
-    const StopReason why = core.team(kOp, v);
+    return stoppedAt(at, core.team(kOp, v));
+  }
+  // After an instruction on the bits: whether it stopped the run (exitPc, exitWhy say where and
+  // why).
+  STAR_HD bool stoppedAt(std::uint32_t at, StopReason why) {
     if (why == StopReason::None) return false;
     exitPc = at;
     exitWhy = why;
@@ -186,11 +190,7 @@ STAR_HD_OUTLINE Exit Compiled<Team>::interpret(std::uint32_t at) {
 template <class Team>
 STAR_HD_OUTLINE bool Compiled<Team>::team(std::uint32_t at, Op op, Values& v) {
   core.at(function, at, base);
-  const StopReason why = core.team(op, v);
-  if (why == StopReason::None) return false;
-  exitPc = at;
-  exitWhy = why;
-  return true;
+  return stoppedAt(at, core.team(op, v));
 }
 #endif
 

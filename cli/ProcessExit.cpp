@@ -1,0 +1,21 @@
+#include "cli/ProcessExit.h"
+
+#include <atomic>
+
+namespace star {
+
+namespace {
+// Set on the thread that runs the command (runWithLargeStack), read by main's thread after it.
+std::atomic<bool> skipTeardown{false};
+}  // namespace
+
+bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const char* fullExit) {
+  const auto set = [](const char* v) { return v != nullptr && *v != '\0'; };
+  return gpuStarted && !set(injectionPath) && !set(fullExit);
+}
+
+void endWithoutTeardown() { skipTeardown = true; }
+
+bool endingWithoutTeardown() { return skipTeardown; }
+
+}  // namespace star
