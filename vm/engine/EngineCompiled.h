@@ -114,15 +114,10 @@ class Compiled {
   // (exitPc, exitWhy say where and why).
   STAR_HD_OUTLINE bool team(std::uint32_t at, Op op, Values& v);
   // The same for one owned instruction (isOwnedWrite, isOwnedReduction: the hot element-wise
-  // instructions and reductions), instantiated per opcode where generated code uses it: the
-  // interpreter's code for that opcode alone, its dispatch folded away, one copy per opcode. It
-  // is compiled with each program (NVRTC), not linked; only a program's owned opcodes pay that.
+  // instructions and reductions): the interpreter's code for that opcode alone, its dispatch
+  // folded away, one copy per opcode (generated code calls it for owned instructions only).
   template <Op kOp>
-  STAR_HD_OUTLINE bool teamOwned(std::uint32_t at, Values& v) {
-    static_assert(isOwnedWrite(kOp) || isOwnedReduction(kOp));
-    core.at(function, at, base);
-    return stoppedAt(at, core.team(kOp, v));
-  }
+  STAR_HD_OUTLINE bool teamOwned(std::uint32_t at, Values& v);
   // After an instruction on the bits: whether it stopped the run (exitPc, exitWhy say where and
   // why).
   STAR_HD bool stoppedAt(std::uint32_t at, StopReason why) {
@@ -170,7 +165,7 @@ class Compiled {
   std::uint64_t polls_ = 0, budget_ = 0, executed_ = 0;
 };
 
-// The two ways into the interpreter's code, out of line. Where generated code is linked against
+// The ways into the interpreter's code, out of line. Where generated code is linked against
 // them (NVRTC's relocatable code and runtime-cuda/kernels/CompiledLibrary.cu, which instantiates
 // them once at build time), STAR_COMPILED_LINKED hides their bodies: the interpreter is then
 // compiled once with star, not again with every program.
@@ -191,6 +186,19 @@ template <class Team>
 STAR_HD_OUTLINE bool Compiled<Team>::team(std::uint32_t at, Op op, Values& v) {
   core.at(function, at, base);
   return stoppedAt(at, core.team(op, v));
+}
+
+// Defined for every opcode, so that the linked library can instantiate it for each line of
+// Opcodes.def (CompiledLibrary.cu): an opcode that is not owned takes the generic entry.
+template <class Team>
+template <Op kOp>
+STAR_HD_OUTLINE bool Compiled<Team>::teamOwned(std::uint32_t at, Values& v) {
+  if constexpr (isOwnedWrite(kOp) || isOwnedReduction(kOp)) {
+    core.at(function, at, base);
+    return stoppedAt(at, core.team(kOp, v));
+  } else {
+    return team(at, kOp, v);
+  }
 }
 #endif
 
