@@ -10,17 +10,11 @@
 
 namespace star::engine {
 
-template Exit Compiled<cuda::CompiledTeam<false>>::interpret(std::uint32_t);
-template bool Compiled<cuda::CompiledTeam<false>>::team(std::uint32_t, Op, Values&);
-template Exit Compiled<cuda::CompiledTeam<true>>::interpret(std::uint32_t);
-template bool Compiled<cuda::CompiledTeam<true>>::team(std::uint32_t, Op, Values&);
-
-// Compiled::teamOwned for every opcode of the one table (an opcode that is not owned is a call
-// of `team`, which generated code never makes through it).
-#define OP(name, shape, access, executor, flags, doc)                                            \
-  template bool Compiled<cuda::CompiledTeam<false>>::teamOwned<Op::name>(std::uint32_t, Values&); \
-  template bool Compiled<cuda::CompiledTeam<true>>::teamOwned<Op::name>(std::uint32_t, Values&);
-#include "vm/bytecode/Opcodes.def"
-#undef OP
+#define STAR_INSTANCE_TEAM cuda::CompiledTeam<false>
+#include "vm/engine/EngineCompiledInstances.h"
+#undef STAR_INSTANCE_TEAM
+#define STAR_INSTANCE_TEAM cuda::CompiledTeam<true>
+#include "vm/engine/EngineCompiledInstances.h"
+#undef STAR_INSTANCE_TEAM
 
 }  // namespace star::engine
