@@ -89,7 +89,31 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
   out.regsWritten.assign(written.begin(), written.end());
   out.globalsUsed.assign(gUsed.begin(), gUsed.end());
   out.globalsWritten.assign(gWritten.begin(), gWritten.end());
+  markOwnedRuns(out);
   return out;
+}
+
+void markOwnedRuns(IrFunction& f) {
+  std::uint32_t runs = 0;
+  for (IrBlock& b : f.blocks) {
+    std::vector<IrInstr*> owned;  // the current run's owned instructions
+    const auto close = [&] {
+      if (owned.size() >= 2) {
+        ++runs;
+        for (IrInstr* in : owned) in->run = runs;
+      }
+      owned.clear();
+    };
+    for (IrInstr& in : b.instrs) {
+      if (isOwnedWrite(in.op) || isOwnedReduction(in.op)) {
+        owned.push_back(&in);
+        if (isOwnedReduction(in.op)) close();
+      } else if (in.kind != Kind::Scalar && in.kind != Kind::Load) {
+        close();
+      }
+    }
+    close();
+  }
 }
 
 std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry) {
@@ -154,6 +178,7 @@ std::string printIr(std::span<const IrFunction> functions) {
         for (std::size_t k = 0; k < in.operands.size(); ++k)
           o << (k ? ", " : " ") << operandText(shape[k], in.operands[k]);
         if (in.backward) o << " (backward: polls)";
+        if (in.run) o << " [owned run " << in.run << ']';
         o << '\n';
       }
     }

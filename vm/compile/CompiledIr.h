@@ -34,6 +34,8 @@ struct IrInstr {
   Kind kind = Kind::Interpret;
   std::vector<std::uint32_t> operands;  // the code's operand words, in shape order
   bool backward = false;                // a jump to itself or before it
+  // The owned run it belongs to (1, 2, ... in its function; 0: none): a fusion candidate.
+  std::uint32_t run = 0;
 };
 
 struct IrBlock {
@@ -62,8 +64,15 @@ struct FunctionCode {
   std::uint32_t numRegs = 0;
 };
 
-// The IR of verified code. `entry`: the function runs start in; the functions it reaches are
-// marked `reached`.
+// Owned runs: in one block, at least two owned instructions (Opcodes.def's flags o and v: the
+// element-wise instructions and the reductions over a thread's own words) with only scalar
+// instructions and loads between them, ending at the first reduction. Compiled code runs them
+// without barriers between them already (Core's owned words); they are what a fused pass would
+// turn into one loop over each thread's words (docs/ARCHITECTURE.md §5, "The next pass").
+void markOwnedRuns(IrFunction& f);
+
+// The IR of verified code (owned runs marked). `entry`: the function runs start in; the functions
+// it reaches are marked `reached`.
 IrFunction buildIr(std::uint32_t index, const FunctionCode& f);
 std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry);
 
