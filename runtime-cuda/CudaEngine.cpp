@@ -160,7 +160,7 @@ void CudaEngine::run(EngineRun& r) {
     threads = maxThreads;
     blocks = std::max(1u, kernels_->gridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
   } else {
-    const std::uint64_t perThread = kernels_ == &interpreterKernels() ? 1 : EnginePolicy::kCompiledWordsPerThread;
+    const std::uint64_t perThread = kernels_->compiled() ? EnginePolicy::kCompiledWordsPerThread : 1;
     const std::uint64_t wanted = (work + perThread - 1) / perThread;
     threads = static_cast<unsigned>(std::clamp<std::uint64_t>((wanted + 31) / 32 * 32, 32, maxThreads));
   }
@@ -173,7 +173,7 @@ void CudaEngine::run(EngineRun& r) {
   p.partials = ctx_.grow(partials_, partialsCapacity_, 2 * std::uint64_t{blocks});
   p.host = pinnedOnDevice_ + l.total;
   p.ticket = ctx_.nextTicket();
-  if (kernels_ != &interpreterKernels()) {
+  if (kernels_->compiled()) {
     if (!gridBarrier_) {
       ctx_.grow(gridBarrier_, gridBarrierCapacity_, 1);
       check(cudaMemsetAsync(gridBarrier_, 0, sizeof(std::uint64_t), ctx_.stream()), "grid barrier");

@@ -28,6 +28,9 @@ class EngineKernels {
   // make(grid) returns the form's kernel.
   explicit EngineKernels(std::function<const void*(bool grid)> make) : make_(std::move(make)) {}
 
+  // A program's compiled kernels (made on demand), not the interpreter's.
+  bool compiled() const { return static_cast<bool>(make_); }
+
   // threads: a multiple of 32, at most 1024.
   void launchBlock(cudaStream_t stream, const EngineParams& p, unsigned threads);
   // blocks: at most gridBlocks(threads, the same shared bytes).

@@ -175,6 +175,7 @@ STAR_HD constexpr bool isOwnedWrite(Op op) { return inMask(kOwnedWriteOpsLo, kOw
 STAR_HD constexpr bool isOwnedReduction(Op op) {
   return inMask(kOwnedReductionOpsLo, kOwnedReductionOpsHi, op);
 }
+STAR_HD constexpr bool isOwned(Op op) { return isOwnedWrite(op) || isOwnedReduction(op); }
 #if !defined(__CUDACC_RTC__)
 // The operand of op that holds a 1-based index into a vector or table; -1 when none.
 constexpr int indexOperand(Op op) {

@@ -105,7 +105,7 @@ void markOwnedRuns(IrFunction& f) {
       owned.clear();
     };
     for (IrInstr& in : b.instrs) {
-      if (isOwnedWrite(in.op) || isOwnedReduction(in.op)) {
+      if (isOwned(in.op)) {
         owned.push_back(&in);
         if (isOwnedReduction(in.op)) close();
       } else if (in.kind != Kind::Scalar && in.kind != Kind::Load) {

@@ -113,12 +113,8 @@ class FunctionEmitter {
           imms += (k ? ", " : "") + std::to_string(has ? in.operands[k] : 0) + "u";
         }
         // c.team sets the exit on a stop.
-        // Owned instructions (the hot ones) through their own instantiation; the rest through
-        // the one linked entry.
-        const std::string call = isOwnedWrite(in.op) || isOwnedReduction(in.op)
-                                     ? "c.template teamOwned<" + opName(in.op) + ">(" + std::to_string(in.pc) + ", v)"
-                                     : "c.team(" + std::to_string(in.pc) + ", " + opName(in.op) + ", v)";
-        o_ << "  { Values v{{" << values << "}, {" << imms << "}}; if (" << call << ") goto Lstop;";
+        o_ << "  { Values v{{" << values << "}, {" << imms << "}}; if (c.template team<"
+           << opName(in.op) << ">(" << in.pc << ", v)) goto Lstop;";
         for (std::size_t k = 0; k < in.operands.size(); ++k)
           if (shape[k] == 's' && access[k] == 'w')
             o_ << " " << var(in.operands[k]) << " = v.v[" << k << "];";

@@ -110,22 +110,11 @@ class Compiled {
   // The instruction at `at` run by the interpreter (Core::runOne), after the caller wrote its
   // registers back; the trampoline then enters whatever function the run goes on in.
   STAR_HD_OUTLINE Exit interpret(std::uint32_t at);
-  // An instruction on the bits, exactly as the interpreter runs it. True: the run stops there
+  // An instruction on the bits, exactly as the interpreter runs it: the interpreter's code for
+  // that opcode alone (its dispatch folded away), one copy per opcode. True: the run stops there
   // (exitPc, exitWhy say where and why).
-  STAR_HD_OUTLINE bool team(std::uint32_t at, Op op, Values& v);
-  // The same for one owned instruction (isOwnedWrite, isOwnedReduction: the hot element-wise
-  // instructions and reductions): the interpreter's code for that opcode alone, its dispatch
-  // folded away, one copy per opcode (generated code calls it for owned instructions only).
   template <Op kOp>
-  STAR_HD_OUTLINE bool teamOwned(std::uint32_t at, Values& v);
-  // After an instruction on the bits: whether it stopped the run (exitPc, exitWhy say where and
-  // why).
-  STAR_HD bool stoppedAt(std::uint32_t at, StopReason why) {
-    if (why == StopReason::None) return false;
-    exitPc = at;
-    exitWhy = why;
-    return true;
-  }
+  STAR_HD_OUTLINE bool team(std::uint32_t at, Values& v);
   // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
     if (leaderReadsBits(op)) core.beforeSharedRead(static_cast<std::uint32_t>(handle));
@@ -183,22 +172,15 @@ STAR_HD_OUTLINE Exit Compiled<Team>::interpret(std::uint32_t at) {
 }
 
 template <class Team>
-STAR_HD_OUTLINE bool Compiled<Team>::team(std::uint32_t at, Op op, Values& v) {
-  core.at(function, at, base);
-  return stoppedAt(at, core.team(op, v));
-}
-
-// Defined for every opcode, so that the linked library can instantiate it for each line of
-// Opcodes.def (CompiledLibrary.cu): an opcode that is not owned takes the generic entry.
-template <class Team>
 template <Op kOp>
-STAR_HD_OUTLINE bool Compiled<Team>::teamOwned(std::uint32_t at, Values& v) {
-  if constexpr (isOwnedWrite(kOp) || isOwnedReduction(kOp)) {
-    core.at(function, at, base);
-    return stoppedAt(at, core.team(kOp, v));
-  } else {
-    return team(at, kOp, v);
-  }
+STAR_HD_OUTLINE bool Compiled<Team>::team(std::uint32_t at, Values& v) {
+  static_assert(isTeamOp(kOp));
+  core.at(function, at, base);
+  const StopReason why = core.team(kOp, v);
+  if (why == StopReason::None) return false;
+  exitPc = at;
+  exitWhy = why;
+  return true;
 }
 #endif
 

@@ -299,7 +299,7 @@ class Core {
   // instruction (its next step begins with the leader's decisions).
   STAR_HD static std::uint64_t handleBit(std::uint32_t h) { return std::uint64_t{1} << (h & 63); }
   // Owned instructions are Opcodes.def's flags o and v (isOwnedWrite, isOwnedReduction).
-  STAR_HD bool ownedOp(Op op) const { return compiled_ && (isOwnedWrite(op) || isOwnedReduction(op)); }
+  STAR_HD bool ownedOp(Op op) const { return compiled_ && isOwned(op); }
   // An owned instruction is about to write `handle`'s words: after every thread's read of them.
   STAR_HD void beforeOwnedWrite(std::uint32_t handle) {
     if (sharedReads_ & handleBit(handle)) settle();

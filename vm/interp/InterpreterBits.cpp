@@ -11,7 +11,6 @@
 #include "vm/interp/FaultText.h"
 #include "vm/interp/Interpreter.h"
 #include "vm/interp/InterpreterFault.h"
-#include "vm/semantics/Scalar.h"
 #include "vm/interp/StringPool.h"
 #include "vm/semantics/Scalar.h"
 #include "vm/io/BitBlocks.h"
