@@ -147,7 +147,12 @@ void CudaEngine::run(EngineRun& r) {
   send(l.shapes, engine::wordsFor(h.handles * sizeof(engine::Shape)) + h.globals);
 
   const char* forced = std::getenv("STAR_ENGINE_MODE");
-  const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > EnginePolicy::kGridWords;
+  // Compiled code keeps kCompiledWordsPerThread words of a vector per thread in its owned loops
+  // (engine::kOwnedWords): a block holds at most that many a thread, a grid the rest.
+  const std::uint64_t gridWords = kernels_->compiled()
+                                      ? EnginePolicy::kCompiledWordsPerThread * EnginePolicy::kMaxThreads
+                                      : EnginePolicy::kGridWords;
+  const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > gridWords;
   // STAR_ENGINE_THREADS caps a block's threads (a tuning experiment: fewer warps run the scalar
   // code that every thread of compiled code repeats).
   static const unsigned maxThreads = [] {

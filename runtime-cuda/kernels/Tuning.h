@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "runtime-cuda/kernels/Warp.h"
+#include "vm/engine/EngineLayout.h"
 
 namespace star::cuda {
 
@@ -100,7 +101,8 @@ struct EnginePolicy {
   // at a barrier meanwhile), so a block of more warps than the words need only competes for issue
   // slots: DIJKSTRA on 10^4 vertices (619 words), H200: 1.75 ms a step with 640 threads, 1.10 with
   // 256, 1.04 with 64.
-  static constexpr std::uint64_t kCompiledWordsPerThread = 8;
+  // Compiled code's owned loops keep as many words a thread (engine::kOwnedWords).
+  static constexpr std::uint64_t kCompiledWordsPerThread = engine::kOwnedWords;
 };
 
 // N-body pair forces (NBodyForces.cu).

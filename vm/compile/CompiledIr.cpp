@@ -90,6 +90,7 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
   out.globalsUsed.assign(gUsed.begin(), gUsed.end());
   out.globalsWritten.assign(gWritten.begin(), gWritten.end());
   markOwnedRuns(out);
+  findOwnedLoops(out);
   return out;
 }
 
@@ -113,6 +114,156 @@ void markOwnedRuns(IrFunction& f) {
       }
     }
     close();
+  }
+}
+
+bool ownedLoopOp(Op op) {
+  switch (op) {
+    case Op::BAND: case Op::BOR: case Op::BXOR: case Op::BNOT: case Op::BCOPY: case Op::BFILL:
+    case Op::TGETCOL: case Op::TSETCOL: case Op::BSOME: case Op::BNUMB:
+      return true;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+void addOnce(std::vector<std::uint32_t>& v, std::uint32_t x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+bool contains(const std::vector<std::uint32_t>& v, std::uint32_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// The loop's registers (vectors, tables, reads), or false where compiled code cannot keep its
+// words in locals: an instruction it cannot run so, a register that holds a handle written by
+// scalar code in the loop, a handle whose bits are both kept and read.
+bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
+  std::vector<std::uint32_t> scalarWritten;
+  bool onBits = false;
+  for (const IrBlock& b : f.blocks) {
+    if (!contains(loop.blocks, b.begin)) continue;
+    for (const IrInstr& in : b.instrs) {
+      const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
+      switch (in.kind) {
+        case Kind::Scalar: case Kind::Load: case Kind::Jump:
+          break;
+        case Kind::ShapeRead:
+          if (leaderReadsBits(in.op)) addOnce(loop.reads, in.operands[1]);
+          break;
+        case Kind::Team:
+          if (!ownedLoopOp(in.op)) return false;
+          onBits = true;
+          for (std::size_t k = 0; k < shape.size(); ++k) {
+            const std::uint32_t r = in.operands[k];
+            if (shape[k] == 'b') {
+              addOnce(loop.vectors, r);
+              if (access[k] != '-') addOnce(loop.written, r);
+            } else if (shape[k] == 'T') {
+              addOnce(loop.tables, r);
+              if (access[k] != '-') addOnce(loop.tablesWritten, r);
+            }
+          }
+          break;
+        case Kind::Interpret:
+          return false;
+      }
+      for (std::size_t k = 0; k < shape.size(); ++k)
+        if (access[k] == 'w' && (shape[k] == 's' || shape[k] == 'm' || shape[k] == 'q'))
+          addOnce(scalarWritten, in.operands[k]);
+    }
+  }
+  if (!onBits) return false;
+  // The vectors each block writes before it reads them, first.
+  std::vector<std::uint32_t> readFirst;
+  for (const IrBlock& b : f.blocks) {
+    if (!contains(loop.blocks, b.begin)) continue;
+    std::vector<std::uint32_t> wrote;
+    for (const IrInstr& in : b.instrs) {
+      if (in.kind != Kind::Team) continue;
+      const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
+      for (std::size_t k = 0; k < shape.size(); ++k)
+        if (shape[k] == 'b' && (access[k] != 'w' || (in.op == Op::BCOPY && in.operands[0] == in.operands[1])) &&
+            !contains(wrote, in.operands[k]))
+          addOnce(readFirst, in.operands[k]);
+      for (std::size_t k = 0; k < shape.size(); ++k)
+        if (shape[k] == 'b' && access[k] == 'w') addOnce(wrote, in.operands[k]);
+    }
+  }
+  std::stable_partition(loop.vectors.begin(), loop.vectors.end(), [&](std::uint32_t r) {
+    return contains(loop.written, r) && !contains(readFirst, r);
+  });
+  for (std::uint32_t r : loop.vectors)
+    if (contains(loop.written, r) && !contains(readFirst, r) && loop.defined < 32) ++loop.defined;
+  for (std::uint32_t r : scalarWritten)
+    if (contains(loop.vectors, r) || contains(loop.tables, r) || contains(loop.reads, r)) return false;
+  for (std::uint32_t r : loop.reads)
+    if (contains(loop.vectors, r)) return false;
+  return true;
+}
+
+}  // namespace
+
+void findOwnedLoops(IrFunction& f) {
+  // Each backward jump closes a loop at its target: the blocks from which the jump is reached
+  // without passing the target. Loops of one header are one loop.
+  std::vector<std::vector<std::uint32_t>> preds(f.blocks.size());
+  std::vector<std::uint32_t> begins;
+  for (const IrBlock& b : f.blocks) begins.push_back(b.begin);
+  const auto indexOf = [&](std::uint32_t begin) {
+    return static_cast<std::size_t>(std::lower_bound(begins.begin(), begins.end(), begin) - begins.begin());
+  };
+  for (std::size_t i = 0; i < f.blocks.size(); ++i)
+    for (std::uint32_t s : f.blocks[i].successors) preds[indexOf(s)].push_back(static_cast<std::uint32_t>(i));
+  std::vector<OwnedLoop> candidates;
+  for (std::size_t i = 0; i < f.blocks.size(); ++i) {
+    for (const IrInstr& in : f.blocks[i].instrs) {
+      if (!in.backward) continue;
+      const std::uint32_t header = in.operands[in.op == Op::JMP ? 0 : 1];
+      const std::size_t h = indexOf(header);
+      if (h >= f.blocks.size() || f.blocks[h].begin != header) continue;
+      std::set<std::size_t> body{h};
+      std::vector<std::size_t> work{i};
+      while (!work.empty()) {
+        const std::size_t b = work.back();
+        work.pop_back();
+        if (!body.insert(b).second) continue;
+        for (std::uint32_t p : preds[b]) work.push_back(p);
+      }
+      auto same = std::find_if(candidates.begin(), candidates.end(),
+                               [&](const OwnedLoop& l) { return l.header == header; });
+      if (same == candidates.end()) {
+        candidates.emplace_back();
+        same = candidates.end() - 1;
+        same->header = header;
+      }
+      for (std::size_t b : body) addOnce(same->blocks, f.blocks[b].begin);
+    }
+  }
+  // The header is the only way in: every other block's predecessors are in the loop.
+  const auto singleEntry = [&](const OwnedLoop& l) {
+    for (std::uint32_t b : l.blocks) {
+      if (b == l.header) continue;
+      for (std::uint32_t p : preds[indexOf(b)])
+        if (!contains(l.blocks, f.blocks[p].begin)) return false;
+    }
+    return true;
+  };
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const OwnedLoop& a, const OwnedLoop& b) { return a.blocks.size() > b.blocks.size(); });
+  std::vector<std::uint32_t> taken;
+  for (OwnedLoop& l : candidates) {
+    std::sort(l.blocks.begin(), l.blocks.end());
+    if (std::any_of(l.blocks.begin(), l.blocks.end(), [&](std::uint32_t b) { return contains(taken, b); }))
+      continue;
+    if (!singleEntry(l) || !describeLoop(f, l)) continue;
+    l.id = static_cast<std::uint32_t>(f.loops.size() + 1);
+    for (std::uint32_t b : l.blocks) taken.push_back(b);
+    for (IrBlock& b : f.blocks)
+      if (contains(l.blocks, b.begin))
+        for (IrInstr& in : b.instrs) in.loop = l.id;
+    f.loops.push_back(std::move(l));
   }
 }
 
@@ -152,6 +303,13 @@ std::string list(const std::vector<std::uint32_t>& v, const char* prefix) {
   return s.empty() ? "-" : s;
 }
 
+// Handle registers (frame or global) as the instructions print them.
+std::string registers(const std::vector<std::uint32_t>& v) {
+  std::string s;
+  for (std::uint32_t x : v) s += (s.empty() ? "" : " ") + operandText('b', x);
+  return s.empty() ? "-" : s;
+}
+
 }  // namespace
 
 std::string printIr(std::span<const IrFunction> functions) {
@@ -167,6 +325,11 @@ std::string printIr(std::span<const IrFunction> functions) {
     if (!f.globalsUsed.empty())
       o << "; globals " << list(f.globalsUsed, "G") << "; writes " << list(f.globalsWritten, "G");
     o << '\n';
+    for (const OwnedLoop& l : f.loops)
+      o << "  owned loop " << l.id << ": header " << l.header << "; keeps " << registers(l.vectors)
+        << " (writes " << registers(l.written) << "; the first " << l.defined
+        << " before it reads them); tables " << registers(l.tables)
+        << "; reads the bits of " << registers(l.reads) << '\n';
     for (const IrBlock& b : f.blocks) {
       o << "  block " << b.begin << (b.entry ? " entry" : "") << " ->";
       if (b.successors.empty()) o << " exit";
@@ -179,6 +342,7 @@ std::string printIr(std::span<const IrFunction> functions) {
           o << (k ? ", " : " ") << operandText(shape[k], in.operands[k]);
         if (in.backward) o << " (backward: polls)";
         if (in.run) o << " [owned run " << in.run << ']';
+        if (in.loop) o << " [owned loop " << in.loop << ']';
         o << '\n';
       }
     }

@@ -36,6 +36,8 @@ struct IrInstr {
   bool backward = false;                // a jump to itself or before it
   // The owned run it belongs to (1, 2, ... in its function; 0: none): a fusion candidate.
   std::uint32_t run = 0;
+  // The owned loop it is in (1, 2, ... in its function; 0: none).
+  std::uint32_t loop = 0;
 };
 
 struct IrBlock {
@@ -45,6 +47,28 @@ struct IrBlock {
   std::vector<std::uint32_t> successors;  // the offsets of the blocks control goes to
 };
 
+// An owned loop: a loop of the function (one header, the only way in) whose every instruction is
+// scalar code, a jump, a read, or one of the element-wise instructions and reductions that touch
+// only a thread's own words (ownedLoopOp). Compiled code runs it, when the shapes at its header
+// allow (Compiled::ownedLoopFits), with each thread's words of its bit vectors in locals: loaded
+// once on the way in, stored once on the way out, no barrier but the reductions' own.
+struct OwnedLoop {
+  std::uint32_t id = 0;      // 1, 2, ... in its function
+  std::uint32_t header = 0;  // the block the loop is entered at
+  std::vector<std::uint32_t> blocks;   // its blocks' offsets, in code order
+  std::vector<std::uint32_t> vectors;  // bit-vector handle registers its instructions on the bits use
+  std::vector<std::uint32_t> written;  // those it writes
+  // Vectors first (in `vectors`) that every block of the loop writes before it reads them (a
+  // procedure's temporaries): their shape on the way in does not matter.
+  std::uint32_t defined = 0;
+  std::vector<std::uint32_t> tables;   // table handle registers (COL reads and writes, in memory)
+  std::vector<std::uint32_t> tablesWritten;
+  std::vector<std::uint32_t> reads;    // handle registers whose bits its reads (BGET, VAL) read
+};
+
+// The instructions on the bits an owned loop may hold.
+bool ownedLoopOp(Op op);
+
 // The registers and globals a function reads or writes (operand encoding: globals by slot).
 struct IrFunction {
   std::uint32_t index = 0;
@@ -53,6 +77,7 @@ struct IrFunction {
   std::vector<IrBlock> blocks;
   std::vector<std::uint32_t> regsUsed, regsWritten, globalsUsed, globalsWritten;
   std::vector<std::uint32_t> callees;  // CALL's function operands
+  std::vector<OwnedLoop> loops;          // findOwnedLoops
   // A run can be in it: it is the entry or a function the entry calls, directly or not. Only these
   // are compiled; the rest of a unit (procedures the program never calls) is left out.
   bool reached = true;
@@ -71,7 +96,11 @@ struct FunctionCode {
 // turn into one loop over each thread's words (docs/ARCHITECTURE.md §5, "The next pass").
 void markOwnedRuns(IrFunction& f);
 
-// The IR of verified code (owned runs marked). `entry`: the function runs start in; the functions
+// The function's owned loops, outermost first where loops nest (an inner loop is one only where
+// the loop around it is not).
+void findOwnedLoops(IrFunction& f);
+
+// The IR of verified code (owned runs and loops marked). `entry`: the function runs start in; the functions
 // it reaches are marked `reached`.
 IrFunction buildIr(std::uint32_t index, const FunctionCode& f);
 std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry);

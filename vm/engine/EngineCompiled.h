@@ -41,6 +41,13 @@ struct Values {
   STAR_HD void put(int k, std::int64_t x) { v[k] = static_cast<Word>(x); }
 };
 
+// The generated loops over a thread's kept words (unrolled: the words stay in registers).
+#if defined(__CUDACC__)
+#define STAR_OWNED_FOR(j) _Pragma("unroll") for (int j = 0; j < ::star::engine::kOwnedWords; ++j)
+#else
+#define STAR_OWNED_FOR(j) _Pragma("GCC unroll 8") for (int j = 0; j < ::star::engine::kOwnedWords; ++j)
+#endif
+
 template <class Team>
 class Compiled {
  public:
@@ -119,6 +126,48 @@ class Compiled {
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
     if (leaderReadsBits(op)) core.beforeSharedRead(static_cast<std::uint32_t>(handle));
     return readShape(op, shape(handle), index, out);
+  }
+
+  // ---- owned loops (vm/compile/CompiledIr.h's OwnedLoop): each thread keeps its words of the
+  // loop's bit vectors (word rank + j * size for j < kOwnedWords) in locals.
+  // Whether the loop can run so from here: its vectors (distinct handles) and tables all have the
+  // same rows, room for their words, no more words than the team keeps, and none of its bit reads
+  // reads a kept vector. Then every element-wise instruction in it keeps every shape as it is, so
+  // its only checks left are the column numbers (made in the loop). The first `nd` vectors are
+  // written before they are read in each pass (a procedure's temporaries): theirs may be any
+  // rows that the loop's first write would change to the others' (OwnedLoop::defined).
+  // `rows`: the others' rows.
+  STAR_HD bool ownedLoopFits(const Word* vectors, int nv, int nd, const Word* tables, int nt,
+                             const Word* reads, int nr, std::uint64_t& rows) const {
+    if (nv > nd) rows = shape(vectors[nd]).rows;
+    else if (nt) rows = shape(tables[0]).rows;
+    else return false;
+    const std::uint64_t words = wordsForBits(rows);
+    if (words > kOwnedWords * t.size()) return false;
+    for (int i = 0; i < nv; ++i) {
+      const Shape& x = shape(vectors[i]);
+      if (x.capacity < words) return false;
+      if (i < nd ? x.fixed && x.rows != rows : x.rows != rows) return false;
+      for (int k = 0; k < i; ++k)
+        if (vectors[k] == vectors[i]) return false;
+      for (int k = 0; k < nr; ++k)
+        if (reads[k] == vectors[i]) return false;
+    }
+    for (int i = 0; i < nt; ++i)
+      if (shape(tables[i]).rows != rows) return false;
+    return true;
+  }
+  // On the way out, a temporary the loop wrote takes the loop's rows (as its first write in the
+  // interpreter sets them; every thread calls it).
+  STAR_HD void ownedLoopWrote(Word handle, std::uint64_t rows) { core.ownedLoopRows(static_cast<std::uint32_t>(handle), rows); }
+  // On the way in: the loop's writes of `written` wait for every thread's reads of them.
+  STAR_HD void ownedLoopEnter(const Word* written, int n) {
+    if (stats && t.leader()) ++s_.h->ownedLoops;
+    for (int i = 0; i < n; ++i) core.beforeOwnedLoop(static_cast<std::uint32_t>(written[i]));
+  }
+  // On the way out, after the words are stored.
+  STAR_HD void ownedLoopLeave(const Word* written, int n) {
+    for (int i = 0; i < n; ++i) core.afterOwnedLoop(static_cast<std::uint32_t>(written[i]));
   }
 
   // The end of a launch: the counters to the header (the host reads block 0's).

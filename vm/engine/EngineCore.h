@@ -95,6 +95,14 @@ class Core {
     if (ownedWrites_ & handleBit(handle)) settle();
     sharedReads_ |= handleBit(handle);
   }
+  // Compiled code's owned loops (EngineCompiled.h): before a loop that will write `handle`'s
+  // words (kept in locals) on the way out, and after it wrote them.
+  STAR_HD void beforeOwnedLoop(std::uint32_t handle) {
+    settleReads();
+    beforeOwnedWrite(handle);
+  }
+  STAR_HD void afterOwnedLoop(std::uint32_t handle) { wrote(handle); }
+  STAR_HD void ownedLoopRows(std::uint32_t handle, std::uint64_t rows) { setRows(handle, rows); }
   // Every owned access since the last team-wide barrier done and seen (compiled code, before it
   // leaves the instructions it runs itself).
   STAR_HD void settle() {

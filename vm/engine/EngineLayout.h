@@ -77,6 +77,12 @@ struct CopyJob {
 };
 inline constexpr std::uint32_t kMaxCopyJobs = 16;
 
+// Words of each bit vector an owned loop of compiled code keeps in each thread's locals (word
+// rank + j * size of the team, j < kOwnedWords; vm/engine/EngineCompiled.h): a vector of more
+// words than the team keeps runs its loops through memory. A backend sizes compiled code's team
+// for this many words a thread.
+inline constexpr int kOwnedWords = 8;
+
 // Flags of Header::flags.
 inline constexpr std::uint32_t kFlagNatives = 1;        // native procedures may run
 inline constexpr std::uint32_t kFlagParallelLoops = 2;  // PFOR runs loops in parallel
@@ -108,7 +114,7 @@ struct Header {
   std::uint64_t jobs;          // pending CopyJobs
   std::uint64_t loopsRun;      // parallel loops the engine ran itself, and their iterations
   std::uint64_t loopIterations;  // (counted with kFlagStats only)
-  std::uint64_t unused;
+  std::uint64_t ownedLoops;      // owned loops compiled code ran on kept words (kFlagStats only)
 };
 static_assert(sizeof(Header) % 8 == 0);
 

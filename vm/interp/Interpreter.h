@@ -64,6 +64,7 @@ struct ExecutionStats {
 struct EngineStats {
   std::uint64_t instructions = 0;
   std::uint64_t launches = 0;
+  std::uint64_t ownedLoops = 0;  // compiled code's owned loops run on kept words (--stats)
   std::array<std::uint64_t, engine::kStopReasons> handedBack{};
   std::string shape;  // how the last launch was spread
   CompileStats compiled;  // the compiled tier's programs

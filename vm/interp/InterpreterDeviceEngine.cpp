@@ -60,6 +60,7 @@ void EngineStats::print(std::ostream& out) const {
     out << "compiled code: " << compiled.hits + compiled.misses << " program"
         << (compiled.hits + compiled.misses == 1 ? "" : "s") << " (" << compiled.misses << " compiled, "
         << compiled.hits << " from the cache) in " << seconds << " s\n";
+    if (ownedLoops) out << "compiled code: " << ownedLoops << " owned loop" << (ownedLoops == 1 ? "" : "s") << " run on kept words\n";
   }
 }
 
@@ -67,6 +68,7 @@ EngineStats EngineStats::since(const EngineStats& before) const {
   EngineStats d = *this;
   d.instructions -= before.instructions;
   d.launches -= before.launches;
+  d.ownedLoops -= before.ownedLoops;
   for (int r = 0; r < engine::kStopReasons; ++r) d.handedBack[r] -= before.handedBack[r];
   if (d.launches == 0) d.shape.clear();
   d.compiled.hits -= before.compiled.hits;
@@ -248,6 +250,7 @@ void Interpreter::runOnDevice(const Module& m, const Function*& fn, const std::u
   budgetLeft_ = h.budgetLeft;
 
   engineStats_.instructions += h.instructions;
+  engineStats_.ownedLoops += h.ownedLoops;
   parallelStats_.parallel += h.loopsRun;
   parallelStats_.iterations += h.loopIterations;
   engineStats_.launches = engine_->launches();
