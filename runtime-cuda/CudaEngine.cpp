@@ -150,7 +150,7 @@ void CudaEngine::run(EngineRun& r) {
   // Compiled code keeps kCompiledWordsPerThread words of a vector per thread in its owned loops
   // (engine::kOwnedWords): a block holds at most that many a thread, a grid the rest.
   const std::uint64_t gridWords = kernels_->compiled()
-                                      ? EnginePolicy::kCompiledWordsPerThread * EnginePolicy::kMaxThreads
+                                      ? EnginePolicy::kCompiledWordsPerThread * engine::kCompiledMaxThreads
                                       : EnginePolicy::kGridWords;
   const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > gridWords;
   // STAR_ENGINE_THREADS caps a block's threads (a tuning experiment: fewer warps run the scalar
@@ -161,13 +161,14 @@ void CudaEngine::run(EngineRun& r) {
     return n >= 32 && n < EnginePolicy::kMaxThreads ? static_cast<unsigned>(n / 32 * 32) : EnginePolicy::kMaxThreads;
   }();
   unsigned blocks = 1, threads;
+  const unsigned teamMax = kernels_->compiled() ? std::min(maxThreads, engine::kCompiledMaxThreads) : maxThreads;
   if (grid) {
-    threads = maxThreads;
+    threads = teamMax;
     blocks = std::max(1u, kernels_->gridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
   } else {
     const std::uint64_t perThread = kernels_->compiled() ? EnginePolicy::kCompiledWordsPerThread : 1;
     const std::uint64_t wanted = (work + perThread - 1) / perThread;
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>((wanted + 31) / 32 * 32, 32, maxThreads));
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>((wanted + 31) / 32 * 32, 32, teamMax));
   }
   EngineParams p{};
   p.program = program_;
@@ -185,7 +186,7 @@ void CudaEngine::run(EngineRun& r) {
     }
     p.gridBarrier = reinterpret_cast<unsigned*>(gridBarrier_);
   }
-  if (grid) kernels_->launchGrid(ctx_.stream(), p, blocks, threads);
+  if (grid) blocks = kernels_->launchGrid(ctx_.stream(), p, blocks, threads);
   else kernels_->launchBlock(ctx_.stream(), p, threads);
   ++launches_;
   shape_ = grid ? std::to_string(blocks) + " blocks x " + std::to_string(threads) + " threads (cooperative grid)"

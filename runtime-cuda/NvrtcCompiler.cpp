@@ -57,8 +57,9 @@ std::vector<std::string> compiledCodeOptions() {
   std::vector<std::string> o = compile::deviceOpcodeDefines();
   o.push_back("-DSTAR_CFN=__device__ __noinline__");
   // Relocatable code that calls the interpreter's code in CompiledLibrary.cu (linked afterwards,
-  // DeviceLinker.h) rather than compiling it again; 64 registers, as the library has.
-  for (const char* x : {"-rdc=true", "-maxrregcount=64", "-DSTAR_COMPILED_LINKED"}) o.push_back(x);
+  // DeviceLinker.h) rather than compiling it again. Its own registers are bounded by the kernels'
+  // launch bounds (engine::kCompiledMaxThreads), not by the library's 64.
+  for (const char* x : {"-rdc=true", "-DSTAR_COMPILED_LINKED"}) o.push_back(x);
   return o;
 }
 

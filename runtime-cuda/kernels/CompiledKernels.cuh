@@ -28,11 +28,11 @@ __device__ void runCompiledLaunch(const EngineParams& p) {
 // One form per build (STAR_COMPILED_GRID, defined before this header is included): a program
 // builds its grid form only if one of its runs needs the grid.
 #if !STAR_COMPILED_GRID
-extern "C" __global__ void __launch_bounds__(1024) star_compiled_block(const star::cuda::EngineParams p) {
+extern "C" __global__ void __launch_bounds__(star::engine::kCompiledMaxThreads) star_compiled_block(const star::cuda::EngineParams p) {
   star::cuda::runCompiledLaunch<false>(p);
 }
 #else
-extern "C" __global__ void __launch_bounds__(1024) star_compiled_grid(const star::cuda::EngineParams p) {
+extern "C" __global__ void __launch_bounds__(star::engine::kCompiledMaxThreads) star_compiled_grid(const star::cuda::EngineParams p) {
   star::cuda::runCompiledLaunch<true>(p);
 }
 #endif

@@ -100,18 +100,31 @@ void EngineKernels::launchBlock(cudaStream_t stream, const EngineParams& p, unsi
   check(cudaLaunchKernel(kernel(false), dim3(1), dim3(threads), args, sharedBytes(p), stream), "device engine");
 }
 
-void EngineKernels::launchGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads) {
+unsigned EngineKernels::launchGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads) {
   allowSharedRegion(true);
   carveOut(true, sharedBytes(p));
   void* args[] = {const_cast<EngineParams*>(&p)};
-  check(cudaLaunchCooperativeKernel(kernel(true), dim3(blocks), dim3(threads), args, sharedBytes(p), stream),
-        "device engine (cooperative grid)");
+  // The occupancy the driver reports is an estimate: where fewer blocks fit at launch, fewer run
+  // (the team is the grid that runs; every result is the same, only its speed is not).
+  cudaError_t e = cudaLaunchCooperativeKernel(kernel(true), dim3(blocks), dim3(threads), args, sharedBytes(p), stream);
+  while (e == cudaErrorCooperativeLaunchTooLarge && blocks > 1) {
+    (void)cudaGetLastError();
+    blocks = blocks > 2 ? blocks - blocks / 4 : 1;
+    lastBlocks_ = blocks;
+    e = cudaLaunchCooperativeKernel(kernel(true), dim3(blocks), dim3(threads), args, sharedBytes(p), stream);
+  }
+  check(e, "device engine (cooperative grid)");
+  return blocks;
 }
 
 unsigned EngineKernels::gridBlocks(unsigned threads, std::uint64_t sharedBytes) {
   // Asked before every grid launch, mostly with the same shape: the last answer is kept.
   if (threads == lastThreads_ && sharedBytes == lastBytes_) return lastBlocks_;
   allowSharedRegion(true);
+  // Asked with the carve-out the launch will set: a smaller one holds fewer blocks (compiled
+  // code's 256-thread blocks fit several a multiprocessor, and the launch failed with
+  // cudaErrorCooperativeLaunchTooLarge when the count came from the default carve-out).
+  carveOut(true, static_cast<std::size_t>(sharedBytes));
   int perSm = 0, device = 0, sms = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel(true), static_cast<int>(threads),
                                                       static_cast<std::size_t>(sharedBytes)),

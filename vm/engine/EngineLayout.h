@@ -82,6 +82,10 @@ inline constexpr std::uint32_t kMaxCopyJobs = 16;
 // words than the team keeps runs its loops through memory. A backend sizes compiled code's team
 // for this many words a thread.
 inline constexpr int kOwnedWords = 8;
+// Threads of a block of compiled code at most: a thread's kept words, the function's registers
+// and the scalar code's temporaries fit in registers (255 a thread at this block size; at 1024,
+// 64, and they spilled to local memory).
+inline constexpr unsigned kCompiledMaxThreads = 256;
 
 // Flags of Header::flags.
 inline constexpr std::uint32_t kFlagNatives = 1;        // native procedures may run
