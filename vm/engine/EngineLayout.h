@@ -81,7 +81,7 @@ inline constexpr std::uint32_t kMaxCopyJobs = 16;
 // rank + j * size of the team, j < kOwnedWords; vm/engine/EngineCompiled.h): a vector of more
 // words than the team keeps runs its loops through memory. A backend sizes compiled code's team
 // for this many words a thread.
-inline constexpr int kOwnedWords = 8;
+inline constexpr int kOwnedWords = 4;
 // Threads of a block of compiled code at most: a thread's kept words, the function's registers
 // and the scalar code's temporaries fit in registers (255 a thread at this block size; at 1024,
 // 64, and they spilled to local memory).
