@@ -244,6 +244,14 @@ class FunctionEmitter {
          << cols(table) << "))) " << leaveTo("P" + std::to_string(in.pc)) << "\n";
       return at(table) + " + (static_cast<std::uint64_t>(" + var(index) + ") - 1) * ow_n";
     };
+    // A pass over the thread's words of a table's column (`col`, word `w`).
+    const auto columnPass = [&](std::uint32_t table, std::uint32_t index, const char* constness,
+                                const std::string& body) {
+      const std::string first = column(table, index);  // writes the range check first
+      o_ << "  { " << constness << "Word* col = " << first << ";\n";
+      each("{ const std::uint64_t w = ow_rank + j * ow_size; " + body + " }");
+      o_ << "  }\n";
+    };
     switch (in.op) {
       case Op::BAND: case Op::BOR: case Op::BXOR: {
         const char* op = in.op == Op::BAND ? " & " : in.op == Op::BOR ? " | " : " ^ ";
@@ -259,20 +267,12 @@ class FunctionEmitter {
       case Op::BFILL:
         each(kept(r(0)) + "[j] = " + (r(1) ? "ow_m[j];" : "0;"));
         break;
-      case Op::TGETCOL: {
-        const std::string col = column(r(1), r(2));
-        o_ << "  { const Word* col = " << col << ";\n";
-        each("{ const std::uint64_t w = ow_rank + j * ow_size; " + kept(r(0)) + "[j] = w < ow_n ? col[w] : 0; }");
-        o_ << "  }\n";
+      case Op::TGETCOL:
+        columnPass(r(1), r(2), "const ", kept(r(0)) + "[j] = w < ow_n ? col[w] : 0;");
         break;
-      }
-      case Op::TSETCOL: {
-        const std::string col = column(r(0), r(1));
-        o_ << "  { Word* col = " << col << ";\n";
-        each("{ const std::uint64_t w = ow_rank + j * ow_size; if (w < ow_n) col[w] = " + kept(r(2)) + "[j]; }");
-        o_ << "  }\n";
+      case Op::TSETCOL:
+        columnPass(r(0), r(1), "", "if (w < ow_n) col[w] = " + kept(r(2)) + "[j];");
         break;
-      }
       case Op::BSOME:
         o_ << "  { Word any = 0;\n";
         each("any |= " + kept(r(1)) + "[j];");
