@@ -184,7 +184,10 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
       if (in.kind != Kind::Team) continue;
       const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
       for (std::size_t k = 0; k < shape.size(); ++k)
-        if (shape[k] == 'b' && (access[k] != 'w' || (in.op == Op::BCOPY && in.operands[0] == in.operands[1])) &&
+        // SET and CLR fill the length a vector has (its shape is read, not given), and a copy to
+        // itself changes nothing: neither writes first.
+        if (shape[k] == 'b' &&
+            (access[k] != 'w' || in.op == Op::BFILL || (in.op == Op::BCOPY && in.operands[0] == in.operands[1])) &&
             !contains(wrote, in.operands[k]))
           addOnce(readFirst, in.operands[k]);
       for (std::size_t k = 0; k < shape.size(); ++k)
