@@ -35,7 +35,8 @@ class EngineKernels {
   void launchBlock(cudaStream_t stream, const EngineParams& p, unsigned threads);
   // blocks: at most gridBlocks(threads, the same shared bytes). The blocks launched (fewer where
   // the driver refuses that many).
-  unsigned launchGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks, unsigned threads);
+  unsigned launchGrid(cudaStream_t stream, const EngineParams& p, unsigned blocks,
+                      unsigned threads);
   // The most blocks of `threads`, each with `sharedBytes` of dynamic shared memory, that can be
   // resident at once (a cooperative grid's limit).
   unsigned gridBlocks(unsigned threads, std::uint64_t sharedBytes);

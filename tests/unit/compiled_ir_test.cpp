@@ -23,8 +23,10 @@ std::vector<compile::IrFunction> irOf(const std::string& source) {
   return compile::buildIr(functions, c.module.entry);
 }
 
-const compile::IrFunction& named(const std::vector<compile::IrFunction>& ir, const std::string& name) {
-  const auto f = std::find_if(ir.begin(), ir.end(), [&](const compile::IrFunction& x) { return x.name == name; });
+const compile::IrFunction& named(const std::vector<compile::IrFunction>& ir,
+                                 const std::string& name) {
+  const auto f = std::find_if(ir.begin(), ir.end(),
+                              [&](const compile::IrFunction& x) { return x.name == name; });
   EXPECT_NE(f, ir.end()) << name;
   return *f;
 }
@@ -47,7 +49,7 @@ begin SET(X); Least(T, X, 1, 4, Z); writeln(NUMB(Z)) end.
   const compile::IrFunction& f = named(ir, "Least");
   ASSERT_EQ(f.loops.size(), 1u);
   const compile::OwnedLoop& l = f.loops[0];
-  EXPECT_EQ(l.tables.size(), 1u);           // T, read only
+  EXPECT_EQ(l.tables.size(), 1u);  // T, read only
   EXPECT_TRUE(l.tablesWritten.empty());
   EXPECT_TRUE(l.reads.empty());
   // Z (the var parameter), Y and the temporaries of `not COL(q, T)`; all written in the loop.
@@ -123,7 +125,8 @@ end.
   // which it would keep: not an owned loop.
   ASSERT_EQ(f.loops.size(), 1u);
   ASSERT_EQ(f.loops[0].reads.size(), 1u);
-  EXPECT_EQ(std::count(f.loops[0].vectors.begin(), f.loops[0].vectors.end(), f.loops[0].reads[0]), 0);
+  EXPECT_EQ(std::count(f.loops[0].vectors.begin(), f.loops[0].vectors.end(), f.loops[0].reads[0]),
+            0);
 }
 
 TEST(OwnedLoops, PrintedInTheIr) {

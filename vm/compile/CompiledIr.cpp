@@ -28,7 +28,6 @@ const char* kindName(Kind k) {
   return "?";
 }
 
-
 Kind kindOf(Op op) {
   // EXP, LN, SIN, COS, ARCTAN, POWER: the host's C library computes them on every engine (the
   // engine stops for them), so that results are the same bits everywhere.
@@ -119,8 +118,16 @@ void markOwnedRuns(IrFunction& f) {
 
 bool ownedLoopOp(Op op) {
   switch (op) {
-    case Op::BAND: case Op::BOR: case Op::BXOR: case Op::BNOT: case Op::BCOPY: case Op::BFILL:
-    case Op::TGETCOL: case Op::TSETCOL: case Op::BSOME: case Op::BNUMB:
+    case Op::BAND:
+    case Op::BOR:
+    case Op::BXOR:
+    case Op::BNOT:
+    case Op::BCOPY:
+    case Op::BFILL:
+    case Op::TGETCOL:
+    case Op::TSETCOL:
+    case Op::BSOME:
+    case Op::BNUMB:
       return true;
     default:
       return false;
@@ -147,7 +154,9 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
     for (const IrInstr& in : b.instrs) {
       const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
       switch (in.kind) {
-        case Kind::Scalar: case Kind::Load: case Kind::Jump:
+        case Kind::Scalar:
+        case Kind::Load:
+        case Kind::Jump:
           break;
         case Kind::ShapeRead:
           if (leaderReadsBits(in.op)) addOnce(loop.reads, in.operands[1]);
@@ -187,7 +196,8 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
         // SET and CLR fill the length a vector has (its shape is read, not given), and a copy to
         // itself changes nothing: neither writes first.
         if (shape[k] == 'b' &&
-            (access[k] != 'w' || in.op == Op::BFILL || (in.op == Op::BCOPY && in.operands[0] == in.operands[1])) &&
+            (access[k] != 'w' || in.op == Op::BFILL ||
+             (in.op == Op::BCOPY && in.operands[0] == in.operands[1])) &&
             !contains(wrote, in.operands[k]))
           addOnce(readFirst, in.operands[k]);
       for (std::size_t k = 0; k < shape.size(); ++k)
@@ -200,7 +210,8 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
   for (std::uint32_t r : loop.vectors)
     if (contains(loop.written, r) && !contains(readFirst, r) && loop.defined < 32) ++loop.defined;
   for (std::uint32_t r : scalarWritten)
-    if (contains(loop.vectors, r) || contains(loop.tables, r) || contains(loop.reads, r)) return false;
+    if (contains(loop.vectors, r) || contains(loop.tables, r) || contains(loop.reads, r))
+      return false;
   for (std::uint32_t r : loop.reads)
     if (contains(loop.vectors, r)) return false;
   return true;
@@ -215,10 +226,12 @@ void findOwnedLoops(IrFunction& f) {
   std::vector<std::uint32_t> begins;
   for (const IrBlock& b : f.blocks) begins.push_back(b.begin);
   const auto indexOf = [&](std::uint32_t begin) {
-    return static_cast<std::size_t>(std::lower_bound(begins.begin(), begins.end(), begin) - begins.begin());
+    return static_cast<std::size_t>(std::lower_bound(begins.begin(), begins.end(), begin) -
+                                    begins.begin());
   };
   for (std::size_t i = 0; i < f.blocks.size(); ++i)
-    for (std::uint32_t s : f.blocks[i].successors) preds[indexOf(s)].push_back(static_cast<std::uint32_t>(i));
+    for (std::uint32_t s : f.blocks[i].successors)
+      preds[indexOf(s)].push_back(static_cast<std::uint32_t>(i));
   std::vector<OwnedLoop> candidates;
   for (std::size_t i = 0; i < f.blocks.size(); ++i) {
     for (const IrInstr& in : f.blocks[i].instrs) {
@@ -253,12 +266,14 @@ void findOwnedLoops(IrFunction& f) {
     }
     return true;
   };
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const OwnedLoop& a, const OwnedLoop& b) { return a.blocks.size() > b.blocks.size(); });
+  std::stable_sort(
+      candidates.begin(), candidates.end(),
+      [](const OwnedLoop& a, const OwnedLoop& b) { return a.blocks.size() > b.blocks.size(); });
   std::vector<std::uint32_t> taken;
   for (OwnedLoop& l : candidates) {
     std::sort(l.blocks.begin(), l.blocks.end());
-    if (std::any_of(l.blocks.begin(), l.blocks.end(), [&](std::uint32_t b) { return contains(taken, b); }))
+    if (std::any_of(l.blocks.begin(), l.blocks.end(),
+                    [&](std::uint32_t b) { return contains(taken, b); }))
       continue;
     if (!singleEntry(l) || !describeLoop(f, l)) continue;
     l.id = static_cast<std::uint32_t>(f.loops.size() + 1);
@@ -331,8 +346,8 @@ std::string printIr(std::span<const IrFunction> functions) {
     for (const OwnedLoop& l : f.loops)
       o << "  owned loop " << l.id << ": header " << l.header << "; keeps " << registers(l.vectors)
         << " (writes " << registers(l.written) << "; the first " << l.defined
-        << " before it reads them); tables " << registers(l.tables)
-        << "; reads the bits of " << registers(l.reads) << '\n';
+        << " before it reads them); tables " << registers(l.tables) << "; reads the bits of "
+        << registers(l.reads) << '\n';
     for (const IrBlock& b : f.blocks) {
       o << "  block " << b.begin << (b.entry ? " entry" : "") << " ->";
       if (b.successors.empty()) o << " exit";

@@ -53,17 +53,18 @@ struct IrBlock {
 // allow (Compiled::ownedLoopFits), with each thread's words of its bit vectors in locals: loaded
 // once on the way in, stored once on the way out, no barrier but the reductions' own.
 struct OwnedLoop {
-  std::uint32_t id = 0;      // 1, 2, ... in its function
-  std::uint32_t header = 0;  // the block the loop is entered at
-  std::vector<std::uint32_t> blocks;   // its blocks' offsets, in code order
-  std::vector<std::uint32_t> vectors;  // bit-vector handle registers its instructions on the bits use
+  std::uint32_t id = 0;               // 1, 2, ... in its function
+  std::uint32_t header = 0;           // the block the loop is entered at
+  std::vector<std::uint32_t> blocks;  // its blocks' offsets, in code order
+  std::vector<std::uint32_t>
+      vectors;  // bit-vector handle registers its instructions on the bits use
   std::vector<std::uint32_t> written;  // those it writes
   // Vectors first (in `vectors`) that every block of the loop writes before it reads them (a
   // procedure's temporaries): their shape on the way in does not matter.
   std::uint32_t defined = 0;
-  std::vector<std::uint32_t> tables;   // table handle registers (COL reads and writes, in memory)
+  std::vector<std::uint32_t> tables;  // table handle registers (COL reads and writes, in memory)
   std::vector<std::uint32_t> tablesWritten;
-  std::vector<std::uint32_t> reads;    // handle registers whose bits its reads (BGET, VAL) read
+  std::vector<std::uint32_t> reads;  // handle registers whose bits its reads (BGET, VAL) read
 };
 
 // The instructions on the bits an owned loop may hold.
@@ -77,7 +78,7 @@ struct IrFunction {
   std::vector<IrBlock> blocks;
   std::vector<std::uint32_t> regsUsed, regsWritten, globalsUsed, globalsWritten;
   std::vector<std::uint32_t> callees;  // CALL's function operands
-  std::vector<OwnedLoop> loops;          // findOwnedLoops
+  std::vector<OwnedLoop> loops;        // findOwnedLoops
   // A run can be in it: it is the entry or a function the entry calls, directly or not. Only these
   // are compiled; the rest of a unit (procedures the program never calls) is left out.
   bool reached = true;
@@ -100,8 +101,8 @@ void markOwnedRuns(IrFunction& f);
 // the loop around it is not).
 void findOwnedLoops(IrFunction& f);
 
-// The IR of verified code (owned runs and loops marked). `entry`: the function runs start in; the functions
-// it reaches are marked `reached`.
+// The IR of verified code (owned runs and loops marked). `entry`: the function runs start in; the
+// functions it reaches are marked `reached`.
 IrFunction buildIr(std::uint32_t index, const FunctionCode& f);
 std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry);
 

@@ -157,7 +157,9 @@ class FunctionEmitter {
   std::string at(std::uint32_t r) const { return prefix(*loop_) + "p" + var(r); }
   std::string cols(std::uint32_t r) const { return prefix(*loop_) + "c" + var(r); }
   std::string leave() const { return prefix(*loop_) + "leave"; }
-  std::string fastLabel(std::uint32_t block) const { return prefix(*loop_) + "L" + std::to_string(block); }
+  std::string fastLabel(std::uint32_t block) const {
+    return prefix(*loop_) + "L" + std::to_string(block);
+  }
   bool inLoop(std::uint32_t block) const {
     return std::find(loop_->blocks.begin(), loop_->blocks.end(), block) != loop_->blocks.end();
   }
@@ -177,14 +179,17 @@ class FunctionEmitter {
   // The locals of every owned loop, before the first label (a goto may not skip them).
   void declareOwnedLoop(const OwnedLoop& l) {
     if (l.id == 1)
-      o_ << "  std::uint64_t ow_rows = 0, ow_n = 0, ow_rank = 0, ow_size = 0; std::uint32_t ow_after = 0;\n"
+      o_ << "  std::uint64_t ow_rows = 0, ow_n = 0, ow_rank = 0, ow_size = 0; std::uint32_t "
+            "ow_after = 0;\n"
             "  Word ow_m[kOwnedWords] = {};\n";
     const std::string p = prefix(l);
     if (l.defined) o_ << "  std::uint32_t " << p << "wrote = 0;\n";
     for (std::uint32_t r : l.vectors)
-      o_ << "  Word " << p << "k" << var(r) << "[kOwnedWords] = {}; Word* " << p << "p" << var(r) << " = nullptr;\n";
+      o_ << "  Word " << p << "k" << var(r) << "[kOwnedWords] = {}; Word* " << p << "p" << var(r)
+         << " = nullptr;\n";
     for (std::uint32_t r : l.tables)
-      o_ << "  Word* " << p << "p" << var(r) << " = nullptr; std::uint64_t " << p << "c" << var(r) << " = 0;\n";
+      o_ << "  Word* " << p << "p" << var(r) << " = nullptr; std::uint64_t " << p << "c" << var(r)
+         << " = 0;\n";
     for (const IrBlock& b : f_.blocks)
       if (std::find(l.blocks.begin(), l.blocks.end(), b.begin) != l.blocks.end())
         for (const IrInstr& in : b.instrs)
@@ -192,8 +197,9 @@ class FunctionEmitter {
   }
   // At the header, the way into the loop's code where the shapes allow it.
   void ownedLoopGate(const OwnedLoop& l) {
-    o_ << "  { " << handles("v", l.vectors) << " " << handles("t", l.tables) << " " << handles("b", l.reads)
-       << "\n    if (c.ownedLoopFits(v, vn, " << l.defined << ", t, tn, b, bn, ow_rows)) goto " << prefix(l) << "enter; }\n";
+    o_ << "  { " << handles("v", l.vectors) << " " << handles("t", l.tables) << " "
+       << handles("b", l.reads) << "\n    if (c.ownedLoopFits(v, vn, " << l.defined
+       << ", t, tn, b, bn, ow_rows)) goto " << prefix(l) << "enter; }\n";
   }
   // The loop's code: the way in (the kept words loaded), its blocks, the way out (the written
   // words stored) to wherever the exit was for.
@@ -201,12 +207,14 @@ class FunctionEmitter {
     loop_ = &l;
     exits_.clear();
     const std::string p = prefix(l);
-    o_ << p << "enter:\n  ow_rank = c.t.rank(); ow_size = c.t.size(); ow_n = wordsForBits(ow_rows);\n"
+    o_ << p
+       << "enter:\n  ow_rank = c.t.rank(); ow_size = c.t.size(); ow_n = wordsForBits(ow_rows);\n"
        << "  STAR_OWNED_FOR(j) { const std::uint64_t w = ow_rank + j * ow_size;\n"
        << "    ow_m[j] = w < ow_n ? (w + 1 == ow_n ? tailMask(ow_rows) : kAllOnes) : 0; }\n";
     for (std::uint32_t r : l.vectors) o_ << "  " << at(r) << " = c.shape(" << var(r) << ").data;\n";
     for (std::uint32_t r : l.tables)
-      o_ << "  " << at(r) << " = c.shape(" << var(r) << ").data; " << cols(r) << " = c.shape(" << var(r) << ").cols;\n";
+      o_ << "  " << at(r) << " = c.shape(" << var(r) << ").data; " << cols(r) << " = c.shape("
+         << var(r) << ").cols;\n";
     o_ << "  { " << handles("w", allWritten(l)) << " c.ownedLoopEnter(w, wn); }\n";
     if (l.defined) o_ << "  " << p << "wrote = 0;\n";
     o_ << "  STAR_OWNED_FOR(j) { const std::uint64_t w = ow_rank + j * ow_size;\n";
@@ -227,7 +235,8 @@ class FunctionEmitter {
     for (std::uint32_t r : l.written) o_ << " " << at(r) << "[w] = " << kept(r) << "[j];";
     o_ << " } }\n  { " << handles("w", allWritten(l)) << " c.ownedLoopLeave(w, wn); }\n";
     for (std::uint32_t i = 0; i < l.defined; ++i)
-      o_ << "  if (" << p << "wrote & " << (1u << i) << "u) c.ownedLoopWrote(" << var(l.vectors[i]) << ", ow_rows);\n";
+      o_ << "  if (" << p << "wrote & " << (1u << i) << "u) c.ownedLoopWrote(" << var(l.vectors[i])
+         << ", ow_rows);\n";
     o_ << "  switch (ow_after) {\n    case 0: goto Lstop;\n";
     for (std::size_t k = 0; k < exits_.size(); ++k)
       o_ << "    case " << k + 1 << ": goto " << exits_[k] << ";\n";
@@ -237,11 +246,14 @@ class FunctionEmitter {
   // An instruction on the bits in an owned loop's code: on the kept words.
   void ownedInstruction(const IrInstr& in) {
     const auto r = [&](int k) { return in.operands[static_cast<std::size_t>(k)]; };
-    const auto each = [&](const std::string& body) { o_ << "  STAR_OWNED_FOR(j) " << body << "\n"; };
+    const auto each = [&](const std::string& body) {
+      o_ << "  STAR_OWNED_FOR(j) " << body << "\n";
+    };
     // A column number out of range: the instruction again, as the interpreter runs it (its error).
     const auto column = [&](std::uint32_t table, std::uint32_t index) {
-      o_ << "  if (!sem::inRange(static_cast<std::int64_t>(" << var(index) << "), static_cast<std::uint64_t>("
-         << cols(table) << "))) " << leaveTo("P" + std::to_string(in.pc)) << "\n";
+      o_ << "  if (!sem::inRange(static_cast<std::int64_t>(" << var(index)
+         << "), static_cast<std::uint64_t>(" << cols(table) << "))) "
+         << leaveTo("P" + std::to_string(in.pc)) << "\n";
       return at(table) + " + (static_cast<std::uint64_t>(" + var(index) + ") - 1) * ow_n";
     };
     // A pass over the thread's words of a table's column (`col`, word `w`).
@@ -253,7 +265,9 @@ class FunctionEmitter {
       o_ << "  }\n";
     };
     switch (in.op) {
-      case Op::BAND: case Op::BOR: case Op::BXOR: {
+      case Op::BAND:
+      case Op::BOR:
+      case Op::BXOR: {
         const char* op = in.op == Op::BAND ? " & " : in.op == Op::BOR ? " | " : " ^ ";
         each(kept(r(0)) + "[j] = " + kept(r(1)) + "[j]" + op + kept(r(2)) + "[j];");
         break;
@@ -291,16 +305,17 @@ class FunctionEmitter {
     for (std::size_t k = 0; k < shape.size(); ++k)
       if (shape[k] == 'b' && access[k] == 'w')
         for (std::uint32_t i = 0; i < loop_->defined; ++i)
-          if (loop_->vectors[i] == in.operands[k]) o_ << "  " << prefix(*loop_) << "wrote |= " << (1u << i) << "u;\n";
+          if (loop_->vectors[i] == in.operands[k])
+            o_ << "  " << prefix(*loop_) << "wrote |= " << (1u << i) << "u;\n";
     if (!count(in).empty()) o_ << "  " << count(in) << "\n";
   }
 
   std::ostringstream& o_;
   const IrFunction& f_;
   bool countOps_;
-  const OwnedLoop* loop_ = nullptr;       // the owned loop whose code is being written
-  std::vector<std::string> exits_;        // its way out's targets (ow_after 1, 2, ...)
-  std::set<std::uint32_t> bailTargets_;   // instructions an owned loop's code may hand back
+  const OwnedLoop* loop_ = nullptr;      // the owned loop whose code is being written
+  std::vector<std::string> exits_;       // its way out's targets (ow_after 1, 2, ...)
+  std::set<std::uint32_t> bailTargets_;  // instructions an owned loop's code may hand back
 };
 
 }  // namespace

@@ -45,7 +45,8 @@ struct Values {
 #if defined(__CUDACC__)
 #define STAR_OWNED_FOR(j) _Pragma("unroll") for (int j = 0; j < ::star::engine::kOwnedWords; ++j)
 #else
-#define STAR_OWNED_FOR(j) _Pragma("GCC unroll 8") for (int j = 0; j < ::star::engine::kOwnedWords; ++j)
+#define STAR_OWNED_FOR(j) \
+  _Pragma("GCC unroll 8") for (int j = 0; j < ::star::engine::kOwnedWords; ++j)
 #endif
 
 template <class Team>
@@ -139,9 +140,12 @@ class Compiled {
   // `rows`: the others' rows.
   STAR_HD bool ownedLoopFits(const Word* vectors, int nv, int nd, const Word* tables, int nt,
                              const Word* reads, int nr, std::uint64_t& rows) const {
-    if (nv > nd) rows = shape(vectors[nd]).rows;
-    else if (nt) rows = shape(tables[0]).rows;
-    else return false;
+    if (nv > nd)
+      rows = shape(vectors[nd]).rows;
+    else if (nt)
+      rows = shape(tables[0]).rows;
+    else
+      return false;
     const std::uint64_t words = wordsForBits(rows);
     if (words > kOwnedWords * t.size()) return false;
     for (int i = 0; i < nv; ++i) {
@@ -159,7 +163,9 @@ class Compiled {
   }
   // On the way out, a temporary the loop wrote takes the loop's rows (as its first write in the
   // interpreter sets them; every thread calls it).
-  STAR_HD void ownedLoopWrote(Word handle, std::uint64_t rows) { core.ownedLoopRows(static_cast<std::uint32_t>(handle), rows); }
+  STAR_HD void ownedLoopWrote(Word handle, std::uint64_t rows) {
+    core.ownedLoopRows(static_cast<std::uint32_t>(handle), rows);
+  }
   // On the way in: the loop's writes of `written` wait for every thread's reads of them.
   STAR_HD void ownedLoopEnter(const Word* written, int n) {
     if (stats && t.leader()) ++s_.h->ownedLoops;
