@@ -148,9 +148,13 @@ bool contains(const std::vector<std::uint32_t>& v, std::uint32_t x) {
 // scalar code in the loop, a handle whose bits are both kept and read.
 bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
   std::vector<std::uint32_t> scalarWritten;
+  // The vectors some block reads before it writes them. SET and CLR fill the length a vector has
+  // (its shape is read, not given), and a copy to itself changes nothing: neither writes first.
+  std::vector<std::uint32_t> readFirst;
   bool onBits = false;
   for (const IrBlock& b : f.blocks) {
     if (!contains(loop.blocks, b.begin)) continue;
+    std::vector<std::uint32_t> wrote;  // in this block so far
     for (const IrInstr& in : b.instrs) {
       const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
       switch (in.kind) {
@@ -161,20 +165,26 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
         case Kind::ShapeRead:
           if (leaderReadsBits(in.op)) addOnce(loop.reads, in.operands[1]);
           break;
-        case Kind::Team:
+        case Kind::Team: {
           if (!ownedLoopOp(in.op)) return false;
           onBits = true;
+          const bool noFirstWrite =
+              in.op == Op::BFILL || (in.op == Op::BCOPY && in.operands[0] == in.operands[1]);
           for (std::size_t k = 0; k < shape.size(); ++k) {
             const std::uint32_t r = in.operands[k];
             if (shape[k] == 'b') {
               addOnce(loop.vectors, r);
               if (access[k] != '-') addOnce(loop.written, r);
+              if ((access[k] != 'w' || noFirstWrite) && !contains(wrote, r)) addOnce(readFirst, r);
             } else if (shape[k] == 'T') {
               addOnce(loop.tables, r);
               if (access[k] != '-') addOnce(loop.tablesWritten, r);
             }
           }
+          for (std::size_t k = 0; k < shape.size(); ++k)
+            if (shape[k] == 'b' && access[k] == 'w') addOnce(wrote, in.operands[k]);
           break;
+        }
         case Kind::Interpret:
           return false;
       }
@@ -184,36 +194,18 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
     }
   }
   if (!onBits) return false;
-  // The vectors each block writes before it reads them, first.
-  std::vector<std::uint32_t> readFirst;
-  for (const IrBlock& b : f.blocks) {
-    if (!contains(loop.blocks, b.begin)) continue;
-    std::vector<std::uint32_t> wrote;
-    for (const IrInstr& in : b.instrs) {
-      if (in.kind != Kind::Team) continue;
-      const std::string_view shape = opInfo(in.op).shape, access = opInfo(in.op).access;
-      for (std::size_t k = 0; k < shape.size(); ++k)
-        // SET and CLR fill the length a vector has (its shape is read, not given), and a copy to
-        // itself changes nothing: neither writes first.
-        if (shape[k] == 'b' &&
-            (access[k] != 'w' || in.op == Op::BFILL ||
-             (in.op == Op::BCOPY && in.operands[0] == in.operands[1])) &&
-            !contains(wrote, in.operands[k]))
-          addOnce(readFirst, in.operands[k]);
-      for (std::size_t k = 0; k < shape.size(); ++k)
-        if (shape[k] == 'b' && access[k] == 'w') addOnce(wrote, in.operands[k]);
-    }
-  }
-  std::stable_partition(loop.vectors.begin(), loop.vectors.end(), [&](std::uint32_t r) {
-    return contains(loop.written, r) && !contains(readFirst, r);
-  });
-  for (std::uint32_t r : loop.vectors)
-    if (contains(loop.written, r) && !contains(readFirst, r) && loop.defined < 32) ++loop.defined;
   for (std::uint32_t r : scalarWritten)
     if (contains(loop.vectors, r) || contains(loop.tables, r) || contains(loop.reads, r))
       return false;
   for (std::uint32_t r : loop.reads)
     if (contains(loop.vectors, r)) return false;
+  // The vectors written before they are read, first (at most 32: the emitter's mask).
+  const auto writtenFirst = [&](std::uint32_t r) {
+    return contains(loop.written, r) && !contains(readFirst, r);
+  };
+  std::stable_partition(loop.vectors.begin(), loop.vectors.end(), writtenFirst);
+  loop.defined = static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(
+      32, std::count_if(loop.vectors.begin(), loop.vectors.end(), writtenFirst)));
   return true;
 }
 
