@@ -83,6 +83,12 @@ def main():
                               "program P;\nvar i: integer; s: slice(64);\nbegin\n  i := 0;\n  while true do\n"
                               "  begin\n    i := (i + 1) mod 1000;\n    s(i mod 64 + 1) := 1\n  end\nend.\n",
                               r"[5-8]:\d+"))
+    # An owned loop (a `for` loop: its test at the top): compiled code runs it on words kept in
+    # registers, and its poll stops it too.
+    failures.append(interrupt("owned_loop",
+                              "program P;\nvar i: integer; s, t: slice(64);\nbegin\n  SET(t);\n"
+                              "  for i := 1 to 2000000000 do\n    s := s xor t;\n  writeln(NUMB(s))\nend.\n",
+                              r"[5-6]:\d+"))
     with tempfile.TemporaryDirectory() as d:
         fifo = os.path.join(d, "fifo")
         os.mkfifo(fifo)
