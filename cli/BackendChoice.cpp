@@ -1,10 +1,13 @@
 #include "cli/BackendChoice.h"
 
+#include <charconv>
+#include <cstdlib>
 #include <iostream>
 
 #include "core/MemoryLimit.h"
-#include "vm/interp/Interpreter.h"
 #include "runtime-cpu/CpuBackend.h"
+#include "runtime-sharded/ShardedBackend.h"
+#include "vm/interp/Interpreter.h"
 #ifdef STAR_HAVE_CUDA
 #include "runtime-cuda/CudaBackend.h"
 #endif
@@ -18,6 +21,34 @@ bool knownBackend(const std::string& requested, std::string* error) {
   return false;
 }
 
+// STAR_SHARD_MIN_WORDS: the least 64-row words of a value on each device (runtime-sharded/
+// ShardLayout.h); the tests set 1 so that small tables are split too.
+std::uint64_t shardMinWords() {
+  const char* env = std::getenv("STAR_SHARD_MIN_WORDS");
+  std::uint64_t words = 1024;
+  if (env != nullptr && *env != '\0') {
+    std::uint64_t n = 0;
+    const char* end = env + std::char_traits<char>::length(env);
+    if (std::from_chars(env, end, n).ptr == end && n > 0) words = n;
+  }
+  return words;
+}
+
+std::unique_ptr<Backend> shardedOf(std::vector<std::unique_ptr<Backend>> devices) {
+  ShardedParts parts;
+  parts.devices = std::move(devices);
+  parts.host = makeCpuBackend();
+  parts.minWords = shardMinWords();
+  return makeShardedBackend(std::move(parts));
+}
+
+std::unique_ptr<Backend> hostShards(int devices) {
+  if (devices <= 1) return makeCpuBackend();
+  std::vector<std::unique_ptr<Backend>> parts;
+  for (int g = 0; g < devices; ++g) parts.push_back(makeCpuBackend());
+  return shardedOf(std::move(parts));
+}
+
 }  // namespace
 
 bool cudaBackendBuilt() {
@@ -28,38 +59,67 @@ bool cudaBackendBuilt() {
 #endif
 }
 
-std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error) {
-  auto backend = makeBackend(requested, error);
+std::optional<int> parseDevices(const std::string& text) {
+  if (text == "all") return 0;
+  int n = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, n);
+  if (text.empty() || ec != std::errc{} || ptr != end || n < 1 || n > static_cast<int>(kMaxShards))
+    return std::nullopt;
+  return n;
+}
+
+std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error,
+                                       const std::string& devices) {
+  auto backend = makeBackend(requested, error, devices);
   if (backend) chooseMemoryLimit(backend->deviceMemory());
   return backend;
 }
 
 std::unique_ptr<Backend> chooseBackendFor(const std::string& requested, bool needed,
-                                          std::string* error) {
-  if (needed) return chooseBackend(requested, error);
+                                          std::string* error, const std::string& devices) {
+  if (needed) return chooseBackend(requested, error, devices);
   if (!knownBackend(requested, error)) return nullptr;
   chooseMemoryLimit(0);
   return makeCpuBackend();
 }
 
-std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error) {
-  if (requested == "cpu") return makeCpuBackend();
+std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error,
+                                     const std::string& devices) {
+  const std::optional<int> asked = parseDevices(devices);
+  if (!asked) {
+    *error = "--devices=" + devices + ": expected a number of devices from 1 to " +
+             std::to_string(kMaxShards) + ", or all";
+    return nullptr;
+  }
+  // --devices=N on the CPU backend splits the rows of host memory N ways, as on N GPUs.
+  if (requested == "cpu") return hostShards(*asked == 0 ? 1 : *asked);
   if (!knownBackend(requested, error)) return nullptr;
 #ifdef STAR_HAVE_CUDA
   std::string why;
   if (cudaBackendAvailable(&why)) {
+    const int present = cudaDeviceCount();
+    const int n = *asked == 0 ? std::min(present, static_cast<int>(kMaxShards)) : *asked;
+    if (n > present) {
+      *error = "--devices=" + devices + " asks for " + std::to_string(n) +
+               " GPUs, but this machine has " + std::to_string(present);
+      return nullptr;
+    }
     try {
-      return makeCudaBackend();
+      if (n <= 1) return makeCudaBackend();
+      std::vector<std::unique_ptr<Backend>> parts;
+      for (int g = 0; g < n; ++g) parts.push_back(makeCudaBackend(g));
+      return shardedOf(std::move(parts));
     } catch (const BackendError& e) {
       why = e.what();
     }
   }
-  if (requested == "cuda") {
+  if (requested == "cuda" || *asked > 1) {
     *error = "the CUDA backend is not available: " + why;
     return nullptr;
   }
 #else
-  if (requested == "cuda") {
+  if (requested == "cuda" || *asked > 1) {
     *error = "the CUDA backend is not available: this star was built without CUDA (nvcc not found)";
     return nullptr;
   }
@@ -85,7 +145,9 @@ void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache) 
   if (requested == "compiled" || requested == "tiered") {
     if (vm.enableCompiledEngine(useCache, requested == "tiered")) return;
     static bool said = false;
-    if (!said) std::cerr << "star: the " << vm.backend().name() << " backend has no compiled code yet; the device engine interprets\n";
+    if (!said)
+      std::cerr << "star: the " << vm.backend().name()
+                << " backend has no compiled code yet; the device engine interprets\n";
     said = true;
   }
   vm.enableDeviceEngine(useDeviceEngine(requested, vm.backend()));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "vm/backend/Backend.h"
@@ -11,16 +12,22 @@ namespace star {
 
 class Interpreter;
 
-// requested: "auto", "cpu" or "cuda". Returns null and sets *error when it cannot be honoured.
-// Also sets the memory limit for the backend's device (core/MemoryLimit.h).
-std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error);
+// requested: "auto", "cpu" or "cuda"; devices: --devices, "1", "N" or "all" (rows split across N
+// GPUs, runtime-sharded/; on the CPU backend N shards of host memory). Returns null and sets
+// *error when it cannot be honoured (an unknown name, more GPUs than the machine has).
+// Also sets the memory limit for the backend's devices (core/MemoryLimit.h).
+std::unique_ptr<Backend> chooseBackend(const std::string& requested, std::string* error,
+                                       const std::string& devices = "1");
 // For a program that cannot use a backend (vm/bytecode/BackendUse.h) and does not ask for the
 // device engine: the CPU backend, which starts nothing, in place of `requested` (still checked
 // for a valid name), so that no GPU is started for it. Otherwise chooseBackend.
 std::unique_ptr<Backend> chooseBackendFor(const std::string& requested, bool needed,
-                                          std::string* error);
+                                          std::string* error, const std::string& devices = "1");
 // The same without touching the memory limit.
-std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error);
+std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* error,
+                                     const std::string& devices = "1");
+// --devices: N (1..16), or 0 for "all"; nullopt when malformed.
+std::optional<int> parseDevices(const std::string& text);
 bool cudaBackendBuilt();
 // The engines --engine and the REPL's :engine take (one list for the options, their checks and
 // completion): host, device (interpreting), compiled (waits for the build), tiered (interprets

@@ -205,7 +205,7 @@ int commandRun(const CommandLine& cl) {
   std::string error;
   // A program that cannot use a backend starts no GPU (vm/bytecode/BackendUse.h).
   const bool needed = usesBackend(p.module) || (cl.engine != "host" && cl.engine != "auto");
-  auto backend = chooseBackendFor(cl.backend, needed, &error);
+  auto backend = chooseBackendFor(cl.backend, needed, &error, cl.devices);
   times.mark(needed ? "backend start (" + (backend ? backend->name() : std::string("failed")) + ")"
                     : "backend start (none needed: the program has no slice, word or table)");
   if (!backend) {

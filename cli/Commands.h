@@ -13,6 +13,7 @@ struct CommandLine {
   std::string file;
   std::string output;              // compile -o
   std::string backend = "auto";
+  std::string devices = "1";       // --devices=N|all (cli/BackendChoice.h)
   std::string engine = "auto";     // --engine: one of kEngineNames (cli/BackendChoice.h)
   bool noCache = false;
   std::string emit;                // dis --emit=ir|cuda: the compiled tier's IR or C++            // --no-cache: compiled code is not kept on disk

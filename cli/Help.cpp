@@ -22,6 +22,9 @@ struct Option {
 constexpr Option kOptions[] = {
     {"--backend=cpu|cuda|auto",
      "where slice, word and table primitives run (default auto: CUDA when a GPU is present)"},
+    {"--devices=N|all",
+     "split every table's rows across N GPUs (all: every GPU of the machine; default 1); on the "
+     "CPU backend, N blocks of host memory, for testing"},
     {"--engine=host|device|compiled|tiered|auto",
      "who runs the bytecode: the host, the device engine that runs whole procedures on the GPU "
      "(interpreting), or the device engine's compiled code (compiled: waits for the build; "
@@ -76,7 +79,7 @@ const std::vector<CommandHelp>& commands() {
        "(ParamCount, ParamStr): every word after FILE is one, even if it starts with '-'. FILE "
        "may\n"
        "be '-' for standard input. Exit status: 0, 1 for compile errors, 2 for run-time errors.",
-       {"--backend", "--engine", "--no-cache", "--stats", "--time-report", "--no-native", "--no-parallel-loops",
+       {"--backend", "--devices", "--engine", "--no-cache", "--stats", "--time-report", "--no-native", "--no-parallel-loops",
         "--stdlib-path", "--max-memory", "-Wno-unused", "-Wno-result"},
        "star run --backend=cpu examples/warshall.star examples/graphs/two_cycles8.txt"},
       {"check",
@@ -100,8 +103,8 @@ const std::vector<CommandHelp>& commands() {
        "The interactive session: declarations, statements and expressions run as they are typed.\n"
        "`star` alone starts it on a terminal. Inside, :help lists the meta-commands and\n"
        ":help NAME explains a builtin.",
-       {"--backend", "--engine", "--stats", "--no-native", "--no-parallel-loops", "--stdlib-path",
-        "--max-memory"},
+       {"--backend", "--devices", "--engine", "--stats", "--no-native", "--no-parallel-loops",
+        "--stdlib-path", "--max-memory"},
        "star repl --backend=cpu < inputs.txt > results.txt"},
       {"test",
        "star test [OPTIONS] [PATHS...] [PATTERN...]",
@@ -115,7 +118,7 @@ const std::vector<CommandHelp>& commands() {
        "expectations gets a warning. Paths are relative to the current directory. The last line\n"
        "is `test result: ok. N passed; N failed; finished in T s`; the exit status is 1 when any\n"
        "failed.",
-       {"--backend", "--engine", "--no-native", "--no-parallel-loops", "--stdlib-path",
+       {"--backend", "--devices", "--engine", "--no-native", "--no-parallel-loops", "--stdlib-path",
         "--max-memory", "--update", "--timeout", "--list", "-q", "-v", "--color", "--filter",
         "--deny-warnings"},
        "star test --backend=cpu examples/ warshall"},

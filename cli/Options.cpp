@@ -36,6 +36,7 @@ const char* kUsage =
     "options:\n"
     "  --backend=cpu|cuda|auto  where slice, word and table primitives run (default: auto,\n"
     "                           CUDA when a GPU is present)\n"
+    "  --devices=N|all          split tables by rows across N GPUs (all: every GPU; default 1)\n"
     "  --engine=host|device|compiled|tiered|auto  who runs the bytecode: the host, the device\n"
     "                           engine that runs whole procedures on the GPU, interpreting\n"
     "                           (device) or compiled (compiled: waits for the build; tiered:\n"
@@ -83,6 +84,13 @@ std::optional<int> parseOptions(CommandLine& cl, const std::vector<std::string>&
       continue;
     }
     if (a.rfind("--backend=", 0) == 0) cl.backend = a.substr(10);
+    else if (a.rfind("--devices=", 0) == 0) {
+      cl.devices = a.substr(10);
+      if (!parseDevices(cl.devices))
+        return usageError("--devices takes a number of GPUs from 1 to 16, or all, not '" +
+                              cl.devices + "'",
+                          cl.command);
+    }
     else if (a.rfind("--engine=", 0) == 0) {
       cl.engine = a.substr(9);
       if (!isEngineName(cl.engine))

@@ -49,6 +49,7 @@ int commandRepl(const CommandLine& cl) {
   bool interactive = isatty(STDIN_FILENO);
   repl::SessionOptions options;
   options.backend = cl.backend;
+  options.devices = cl.devices;
   options.modulePath = cl.modulePath;
   options.colour = interactive && wantColour();
   options.interactive = interactive;

@@ -256,6 +256,28 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
 
   void synchronize() override { ctx_.synchronize(); }
 
+  void makeCurrent() override { check(cudaSetDevice(ctx_.device()), "cudaSetDevice"); }
+
+  // The same launches as findFirst, count and compare; reductionResult() is their wait.
+  void queueReduction(Reduction r, Handle a, Handle b) override {
+    const DeviceValue& x = values_.at(a);
+    pending_ = r;
+    pending_empty_ = x.words() == 0;
+    if (pending_empty_) return;
+    if (r == Reduction::Count) {
+      cuda::launchCount(launch(), ctx_.nextResult(), x.data, x.words());
+    } else if (r == Reduction::FindFirst) {
+      cuda::launchFindFirst(launch(), ctx_.nextResult(), x.data, x.words());
+    } else {
+      cuda::launchCompare(launch(), ctx_.nextResult(), x.data, values_.at(b).data, x.words());
+    }
+  }
+  std::int64_t reductionResult() override {
+    if (pending_empty_) return pending_ == Reduction::FindFirst ? -1 : 0;
+    if (pending_ == Reduction::FindFirst) return foundIndex();
+    return static_cast<std::int64_t>(ctx_.result());
+  }
+
   // ---- native library procedures ---------------------------------------------------------
   // A blocked Warshall on the device (kernels/Closure.cu): one snapshot launch and one launch per
   // 64 pivots, all queued; the scratch grows only when a larger table needs more.
@@ -426,6 +448,8 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
     return i == cuda::kNotFound ? -1 : static_cast<std::int64_t>(i);
   }
 
+  Reduction pending_ = Reduction::Count;  // the last queueReduction's kind
+  bool pending_empty_ = false;            // ... and whether it had no words (nothing launched)
   cuda::DeviceContext ctx_;  // declared first: destroyed after the slots release their memory
   HandleTable<DeviceValue> values_{"cuda backend"};
   std::uint64_t* closure_scratch_ = nullptr;  // transitiveClosure's snapshots (device)
@@ -441,10 +465,20 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
 
 }  // namespace
 
-std::unique_ptr<Backend> makeCudaBackend() {
+std::unique_ptr<Backend> makeCudaBackend(int device) {
   std::string why;
   if (!cudaBackendAvailable(&why)) throw BackendError("CUDA backend unavailable: " + why);
+  if (device >= 0) check(cudaSetDevice(device), "cudaSetDevice");
   return std::make_unique<CudaBackend>();
+}
+
+int cudaDeviceCount() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
 }
 
 }  // namespace star

@@ -8,8 +8,11 @@
 
 namespace star {
 
-// A backend on the current CUDA device; throws BackendError when there is none.
-std::unique_ptr<Backend> makeCudaBackend();
+// A backend on CUDA device `device` (the current one when negative); throws BackendError when
+// there is none.
+std::unique_ptr<Backend> makeCudaBackend(int device = -1);
+// The number of CUDA devices this process sees (0 without a driver or a device).
+int cudaDeviceCount();
 
 // Whether makeCudaBackend() can work here: a driver, a device, and kernels built for it.
 // Never throws; when false, *why_not (if given) says why.

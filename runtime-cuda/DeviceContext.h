@@ -26,6 +26,7 @@ class DeviceContext {
   const Launch& launch() const { return launch_; }
   cudaStream_t stream() const { return launch_.stream; }
   const std::string& deviceName() const { return device_name_; }
+  int device() const { return device_; }
   std::uint64_t deviceMemory() const { return device_memory_; }
 
   // Stream-ordered: the memory is usable by work queued after the call, and a release waits for

@@ -208,7 +208,7 @@ ReplSession::~ReplSession() {
 }
 
 bool ReplSession::start(std::string* error) {
-  backend_ = chooseBackend(options_.backend, error);
+  backend_ = chooseBackend(options_.backend, error, options_.devices);
   if (!backend_) return false;
   newInterpreter();
   return true;
@@ -703,7 +703,7 @@ std::vector<std::string> ReplSession::namesInScope() const {
 
 void ReplSession::switchBackend(const std::string& kind) {
   std::string why;
-  auto next = chooseBackend(kind, &why);
+  auto next = chooseBackend(kind, &why, options_.devices);
   if (!next) {
     error(why);
     return;

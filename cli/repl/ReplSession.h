@@ -29,6 +29,7 @@ namespace star::repl {
 
 struct SessionOptions {
   std::string backend = "auto";
+  std::string devices = "1";            // --devices (cli/BackendChoice.h)
   std::vector<std::string> modulePath;  // where `uses NAME` looks (for :load)
   bool colour = false;                  // ANSI colours in diagnostics
   bool interactive = false;             // on a terminal (the tty echoes ^C)

@@ -229,6 +229,7 @@ class Runner {
 std::vector<std::string> Runner::command(const std::string& file, const Expectations& e) const {
   std::vector<std::string> argv = {self_, "run", "--backend=" + cl_.backend,
                                    "--engine=" + cl_.engine};
+  if (cl_.devices != "1") argv.push_back("--devices=" + cl_.devices);
   if (cl_.noNative) argv.push_back("--no-native");
   if (cl_.noParallelLoops) argv.push_back("--no-parallel-loops");
   if (!cl_.warnUnused) argv.push_back("-Wno-unused");

@@ -4,6 +4,7 @@
 # Substitutions: %star (the driver), %run (star run --backend=B), %check, %dis, %repl,
 # %inputs (tests/lang/Inputs).
 import os
+import re
 import sys
 import lit.formats
 
@@ -27,7 +28,8 @@ config.test_exec_root = lit_config.params.get(
 # lit passes only its own list of variables to the tests: the engine's are forwarded here. The
 # emulation on host threads (runtime-cpu/ThreadEngine.h) reads its team shape; the CUDA engine can
 # be forced into one block or the grid, and its state into global memory.
-for var in ("STAR_ENGINE_TEAM", "STAR_ENGINE_MODE", "STAR_ENGINE_GLOBAL_REGION", "STAR_CACHE_DIR", "STAR_CXX", "HOME"):
+for var in ("STAR_ENGINE_TEAM", "STAR_ENGINE_MODE", "STAR_ENGINE_GLOBAL_REGION", "STAR_CACHE_DIR", "STAR_CXX", "HOME",
+            "STAR_SHARD_MIN_WORDS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # Compiled code (--engine=compiled) is cached in the build tree unless the caller names a cache.
@@ -45,3 +47,7 @@ config.substitutions.append(("%star", star))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "..", "tools")))
 config.available_features.add("backend-" + backend)
+# Rows split across devices (--devices=N, N > 1): the host engine runs every procedure, so the
+# tests that count what the device engine ran do not apply (docs/ARCHITECTURE.md §6).
+if re.search(r"--devices=(?!1(\s|$))", flags):
+    config.available_features.add("sharded")

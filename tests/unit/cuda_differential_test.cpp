@@ -1,8 +1,12 @@
-// Differential test of the CUDA backend against the CPU backend, the executable reference: every
+// Differential test of the CUDA backend, and of the sharded backend (rows split across several
+// backends: three CPU backends here, which runs without a GPU, and every GPU of a machine with
+// two or more), against the CPU backend, the executable reference: every
 // primitive runs on identical inputs on both, and the results (read back with readBits /
 // readTable, and the scalar results) must be identical. Lengths cover every n mod 64 class and
 // several grid sizes; many checks queue several primitives before the first read, which tests that
-// the asynchronous GPU work runs in program order. Every test skips when no GPU is usable.
+// the asynchronous GPU work runs in program order. The GPU subjects skip when no GPU is usable
+// (two for the sharded one); the sharded ones split at every 64-bit word (the least block), so
+// that every primitive meets values that cross the devices.
 #include <cstdlib>
 #include <gtest/gtest.h>
 
@@ -22,6 +26,7 @@
 
 #include "runtime-cpu/CpuBackend.h"
 #include "runtime-cuda/CudaBackend.h"
+#include "runtime-sharded/ShardedBackend.h"
 #include "vm/backend/NativeKernels.h"
 
 namespace star {
@@ -44,14 +49,42 @@ std::uint64_t tailMask(std::uint64_t bits) {
   return bits % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bits % 64)) - 1;
 }
 
-class CudaDifferentialTest : public ::testing::Test {
+// The backends compared with the CPU backend.
+constexpr const char* kSubjects[] = {"cuda", "sharded_cpu3", "sharded_cuda"};
+
+std::unique_ptr<Backend> sharded(std::vector<std::unique_ptr<Backend>> devices) {
+  ShardedParts parts;
+  parts.devices = std::move(devices);
+  parts.host = makeCpuBackend();
+  parts.minWords = 1;
+  return makeShardedBackend(std::move(parts));
+}
+
+class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
+    const std::string subject = GetParam();
+    cpu_ = makeCpuBackend();
+    if (subject == "sharded_cpu3") {
+      std::vector<std::unique_ptr<Backend>> devices;
+      for (int g = 0; g < 3; ++g) devices.push_back(makeCpuBackend());
+      gpu_ = sharded(std::move(devices));
+      return;
+    }
     std::string why;
     if (!cudaBackendAvailable(&why)) GTEST_SKIP() << "no usable CUDA device: " << why;
-    cpu_ = makeCpuBackend();
-    gpu_ = makeCudaBackend();
+    if (subject == "cuda") {
+      gpu_ = makeCudaBackend();
+      return;
+    }
+    const int n = cudaDeviceCount();
+    if (n < 2) GTEST_SKIP() << "the sharded CUDA backend needs two GPUs; this machine has " << n;
+    std::vector<std::unique_ptr<Backend>> devices;
+    for (int g = 0; g < n; ++g) devices.push_back(makeCudaBackend(g));
+    gpu_ = sharded(std::move(devices));
   }
+  // For the tests of one CUDA backend's own behaviour.
+  bool plainCuda() const { return std::string(GetParam()) == "cuda"; }
 
   // Every n mod 64 class (1..130), element and block boundaries, more than one 1024-limb chunk
   // of the arithmetic kernel (65537), and random lengths up to 200,000.
@@ -197,12 +230,13 @@ std::string at(std::uint64_t len) {
   return "length " + std::to_string(len);
 }
 
-TEST_F(CudaDifferentialTest, NameAndDevice) {
+TEST_P(CudaDifferentialTest, NameAndDevice) {
+  if (!plainCuda()) GTEST_SKIP() << "one CUDA backend's own behaviour";
   EXPECT_EQ(gpu_->name(), "cuda");
   EXPECT_FALSE(gpu_->device().empty());
 }
 
-TEST_F(CudaDifferentialTest, ResizeZeroFillsAndReusesCapacity) {
+TEST_P(CudaDifferentialTest, ResizeZeroFillsAndReusesCapacity) {
   const Pair v = bits();
   EXPECT_EQ(gpu_->length(v.gpu), 0u);
   // Shrinking and growing again within the capacity must still give zeros.
@@ -231,7 +265,7 @@ TEST_F(CudaDifferentialTest, ResizeZeroFillsAndReusesCapacity) {
   }
 }
 
-TEST_F(CudaDifferentialTest, HandlesAreReusedAfterDestroy) {
+TEST_P(CudaDifferentialTest, HandlesAreReusedAfterDestroy) {
   std::vector<Pair> values;
   for (int i = 0; i < 20; ++i) values.push_back(bits(1 + 37 * i, Pattern::Half));
   for (int i = 0; i < 20; i += 2) destroy(values[i]);
@@ -242,7 +276,7 @@ TEST_F(CudaDifferentialTest, HandlesAreReusedAfterDestroy) {
   for (const Pair& v : values) ASSERT_TRUE(same(v));
 }
 
-TEST_F(CudaDifferentialTest, WriteReadRoundTrip) {
+TEST_P(CudaDifferentialTest, WriteReadRoundTrip) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     Words w = randomWords(n, Pattern::Half);
@@ -265,7 +299,7 @@ TEST_F(CudaDifferentialTest, WriteReadRoundTrip) {
   }
 }
 
-TEST_F(CudaDifferentialTest, Fill) {
+TEST_P(CudaDifferentialTest, Fill) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     const Pair v = bits(n, Pattern::Half);
@@ -277,7 +311,7 @@ TEST_F(CudaDifferentialTest, Fill) {
   }
 }
 
-TEST_F(CudaDifferentialTest, CopyAndNot) {
+TEST_P(CudaDifferentialTest, CopyAndNot) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     const Pair a = bits(n, Pattern::Half);
@@ -300,7 +334,7 @@ TEST_F(CudaDifferentialTest, CopyAndNot) {
   }
 }
 
-TEST_F(CudaDifferentialTest, Bitwise) {
+TEST_P(CudaDifferentialTest, Bitwise) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     for (BitOp op : kOps) {
@@ -326,7 +360,7 @@ TEST_F(CudaDifferentialTest, Bitwise) {
   }
 }
 
-TEST_F(CudaDifferentialTest, FindFirstCountAny) {
+TEST_P(CudaDifferentialTest, FindFirstCountAny) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     for (Pattern p : kPatterns) {
@@ -340,7 +374,7 @@ TEST_F(CudaDifferentialTest, FindFirstCountAny) {
   }
 }
 
-TEST_F(CudaDifferentialTest, EveryBitPositionOfShortVectors) {
+TEST_P(CudaDifferentialTest, EveryBitPositionOfShortVectors) {
   for (std::uint64_t n = 1; n <= 130; ++n) {
     const Pair v = bits(n, Pattern::Zero);
     const Pair d = bits();
@@ -361,7 +395,7 @@ TEST_F(CudaDifferentialTest, EveryBitPositionOfShortVectors) {
   }
 }
 
-TEST_F(CudaDifferentialTest, StepDrainsInOrder) {
+TEST_P(CudaDifferentialTest, StepDrainsInOrder) {
   for (std::uint64_t n : lengths(4)) {
     SCOPED_TRACE(at(n));
     // Every 1 of a short vector, or a few 1s of a long one.
@@ -376,7 +410,7 @@ TEST_F(CudaDifferentialTest, StepDrainsInOrder) {
   }
 }
 
-TEST_F(CudaDifferentialTest, FirstOnly) {
+TEST_P(CudaDifferentialTest, FirstOnly) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     for (Pattern p : kPatterns) {
@@ -395,7 +429,7 @@ TEST_F(CudaDifferentialTest, FirstOnly) {
   }
 }
 
-TEST_F(CudaDifferentialTest, GetSetBit) {
+TEST_P(CudaDifferentialTest, GetSetBit) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     const Pair v = bits(n, Pattern::Half);
@@ -412,7 +446,7 @@ TEST_F(CudaDifferentialTest, GetSetBit) {
   }
 }
 
-TEST_F(CudaDifferentialTest, Trim) {
+TEST_P(CudaDifferentialTest, Trim) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     const Pair w = bits(n, Pattern::Half);
@@ -436,7 +470,7 @@ TEST_F(CudaDifferentialTest, Trim) {
   }
 }
 
-TEST_F(CudaDifferentialTest, Replace) {
+TEST_P(CudaDifferentialTest, Replace) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     const Pair w = bits(n, Pattern::Half);
@@ -461,7 +495,7 @@ TEST_F(CudaDifferentialTest, Replace) {
   }
 }
 
-TEST_F(CudaDifferentialTest, Compare) {
+TEST_P(CudaDifferentialTest, Compare) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     const Pair a = bits(n, Pattern::Half);
@@ -492,7 +526,7 @@ TEST_F(CudaDifferentialTest, Compare) {
   }
 }
 
-TEST_F(CudaDifferentialTest, AddSub) {
+TEST_P(CudaDifferentialTest, AddSub) {
   for (std::uint64_t n : lengths()) {
     SCOPED_TRACE(at(n));
     for (Pattern pa : {Pattern::Half, Pattern::Ones, Pattern::Zero, Pattern::Dense}) {
@@ -530,7 +564,7 @@ TEST_F(CudaDifferentialTest, AddSub) {
   }
 }
 
-TEST_F(CudaDifferentialTest, Tables) {
+TEST_P(CudaDifferentialTest, Tables) {
   const std::pair<std::uint64_t, std::uint64_t> shapes[] = {
       {1, 1},      {1, 63},  {1, 64},     {1, 65},   {1, 130}, {1, 1000}, {63, 1},
       {64, 1},     {65, 1},  {200000, 1}, {130, 70}, {64, 64}, {3, 2000}, {1000, 300},
@@ -584,7 +618,7 @@ TEST_F(CudaDifferentialTest, Tables) {
   }
 }
 
-TEST_F(CudaDifferentialTest, EmptyValues) {
+TEST_P(CudaDifferentialTest, EmptyValues) {
   const Pair e = bits();
   const Pair f = bits();
   const Pair w = bits(100, Pattern::Half);
@@ -630,7 +664,7 @@ TEST_F(CudaDifferentialTest, EmptyValues) {
 
 // Long random programs with no read until the end: every primitive must see the results of the
 // ones queued before it.
-TEST_F(CudaDifferentialTest, AsynchronousSequences) {
+TEST_P(CudaDifferentialTest, AsynchronousSequences) {
   for (std::uint64_t n : {1u, 63u, 64u, 65u, 127u, 1000u, 4099u, 65537u, 200000u}) {
     SCOPED_TRACE(at(n));
     constexpr int kValues = 6;
@@ -730,7 +764,7 @@ TEST_F(CudaDifferentialTest, AsynchronousSequences) {
 // up to grids capped at the device's resident blocks, where each thread loops. Every check runs
 // several reductions of different kinds back to back: each must leave the accumulators idle for
 // the next one, single-block launches interleaved.
-TEST_F(CudaDifferentialTest, LargeVectorReductions) {
+TEST_P(CudaDifferentialTest, LargeVectorReductions) {
   const bool quick = std::getenv("STAR_DIFF_QUICK") != nullptr;
   std::vector<std::uint64_t> sizes = {131072, 131073, 131200, 262143, 10000000};
   if (!quick) sizes.insert(sizes.end(), {67108927u, 80000001u});
@@ -787,7 +821,8 @@ TEST_F(CudaDifferentialTest, LargeVectorReductions) {
 
 // Two CUDA backends in one process, used at once from two threads: each has its own stream and
 // its own reduction accumulators, so neither disturbs the other's results.
-TEST_F(CudaDifferentialTest, TwoBackendsAtOnce) {
+TEST_P(CudaDifferentialTest, TwoBackendsAtOnce) {
+  if (!plainCuda()) GTEST_SKIP() << "one CUDA backend's own behaviour";
   constexpr std::uint64_t kBits = 10000000;
   constexpr int kRounds = 300;
   std::vector<std::uint64_t> first_bits;
@@ -830,7 +865,8 @@ TEST_F(CudaDifferentialTest, TwoBackendsAtOnce) {
   EXPECT_EQ(failures[1], "");
 }
 
-TEST_F(CudaDifferentialTest, OutOfMemoryIsABackendError) {
+TEST_P(CudaDifferentialTest, OutOfMemoryIsABackendError) {
+  if (!plainCuda()) GTEST_SKIP() << "one CUDA backend's own behaviour";
   const Handle h = gpu_->createBits();
   const std::uint64_t huge = std::uint64_t{1} << 50;  // 128 TiB
   // Within the memory limit (at most nine tenths of the GPU) the request is refused before the
@@ -858,7 +894,7 @@ TEST_F(CudaDifferentialTest, OutOfMemoryIsABackendError) {
 // lane chunks, from no arcs through about 2 arcs per vertex (a patchy closure) to dense. The
 // closure is queued between other primitives with no read in between, and runs on tables whose
 // scratch grows and shrinks.
-TEST_F(CudaDifferentialTest, TransitiveClosure) {
+TEST_P(CudaDifferentialTest, TransitiveClosure) {
   constexpr std::uint64_t kSizes[] = {1, 2, 63, 64, 65, 127, 128, 129, 300, 1000, 2049};
   std::uint64_t seed = 1;
   for (std::uint64_t n : kSizes) {
@@ -893,7 +929,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosure) {
 // Tables wide enough for several elements per lane (n = 4200: 66 elements a row, 3 per lane) and
 // for rows split into column chunks over several blocks (n = 8257: 130 elements, 2 chunks), at
 // about 2 arcs per vertex. The CPU reference takes about a second at n = 8257.
-TEST_F(CudaDifferentialTest, TransitiveClosureWideTables) {
+TEST_P(CudaDifferentialTest, TransitiveClosureWideTables) {
   std::uint64_t seed = 100;
   for (std::uint64_t n : {4200u, 8257u}) {
     SCOPED_TRACE("n " + std::to_string(n));
@@ -914,7 +950,7 @@ TEST_F(CudaDifferentialTest, TransitiveClosureWideTables) {
   }
 }
 
-TEST_F(CudaDifferentialTest, TransitiveClosureSpecialCases) {
+TEST_P(CudaDifferentialTest, TransitiveClosureSpecialCases) {
   // One cycle through every vertex in a shuffled order: all ones.
   for (std::uint64_t n : {65u, 130u, 1000u}) {
     SCOPED_TRACE("cycle of " + std::to_string(n));
@@ -1073,7 +1109,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> fieldsOf(std::mt19937_64& r
   return f;
 }
 
-TEST_F(CudaDifferentialTest, ExtremeRows) {
+TEST_P(CudaDifferentialTest, ExtremeRows) {
   const Pair z = bits();
   for (std::uint64_t rows : fieldRows()) {
     // Wide tables (fields beyond 64 bits) where they are cheap; many ties in every other table.
@@ -1119,7 +1155,7 @@ TEST_F(CudaDifferentialTest, ExtremeRows) {
   destroy(z);
 }
 
-TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
+TEST_P(CudaDifferentialTest, ExtremeRowsSpecialCases) {
   for (std::uint64_t rows : {1u, 64u, 77u, 100000u, 600000u}) {
     SCOPED_TRACE("rows " + std::to_string(rows));
     const std::uint64_t cols = 12;
@@ -1174,7 +1210,7 @@ TEST_F(CudaDifferentialTest, ExtremeRowsSpecialCases) {
   EXPECT_EQ(gpu_->length(z0.gpu), 0u);
 }
 
-TEST_F(CudaDifferentialTest, AddField) {
+TEST_P(CudaDifferentialTest, AddField) {
   for (std::uint64_t rows : fieldRows()) {
     const std::uint64_t cols = rows <= 130 ? 1 + below(rows % 3 == 0 ? 140 : 70) : 3 + below(30);
     SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols));
@@ -1217,7 +1253,7 @@ TEST_F(CudaDifferentialTest, AddField) {
   }
 }
 
-TEST_F(CudaDifferentialTest, AddFieldSpecialCases) {
+TEST_P(CudaDifferentialTest, AddFieldSpecialCases) {
   for (std::uint64_t rows : {1u, 65u, 100000u, 600000u}) {
     SCOPED_TRACE("rows " + std::to_string(rows));
     const std::uint64_t cols = 150;  // fields of more than two elements of v
@@ -1259,6 +1295,11 @@ TEST_F(CudaDifferentialTest, AddFieldSpecialCases) {
     for (Pair p : {t, x, none, v, one, z}) destroy(p);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Subjects, CudaDifferentialTest, ::testing::ValuesIn(kSubjects),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 }  // namespace
 }  // namespace star

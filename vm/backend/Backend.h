@@ -38,6 +38,9 @@ using Handle = std::uint32_t;
 inline constexpr Handle kNoHandle = 0;
 
 enum class BitOp : std::uint8_t { And, Or, Xor };
+// The synchronising reductions a caller may start on several backends before waiting for any
+// (Backend::queueReduction).
+enum class Reduction : std::uint8_t { FindFirst, Count, Compare };
 
 class NativeKernels;     // vm/backend/NativeKernels.h
 class ParallelExecutor;  // vm/backend/ParallelPlan.h
@@ -109,6 +112,21 @@ class Backend {
   // Wait until every queued primitive has finished (for timing and before exit).
   virtual void synchronize() = 0;
 
+  // ---- several backends at once (runtime-sharded/: one backend per GPU) ----------------------
+  // Makes this backend's device the calling thread's current one before a run of primitives on
+  // it (a CUDA backend on GPU g selects g); nothing for a backend on the host.
+  virtual void makeCurrent() {}
+  // A split form of findFirst(a), count(a) and compare(a, b): queueReduction starts it, and
+  // reductionResult() waits for the last one queued and returns its value (findFirst: -1 for
+  // none). One result per queue. A caller that queues on every GPU before waiting on any has the
+  // GPUs reduce at once. By default the reduction runs at queue time.
+  virtual void queueReduction(Reduction r, Handle a, Handle b = kNoHandle) {
+    pending_ = r == Reduction::Count       ? static_cast<std::int64_t>(count(a))
+               : r == Reduction::FindFirst ? findFirst(a)
+                                           : compare(a, b);
+  }
+  virtual std::int64_t reductionResult() { return pending_; }
+
   // ---- native library procedures ---------------------------------------------------------
   // The fused implementations this backend offers (vm/backend/NativeKernels.h), or null: the VM
   // then runs every native procedure's Star body.
@@ -129,6 +147,9 @@ class Backend {
     (void)useCache;
     return nullptr;
   }
+
+ private:
+  std::int64_t pending_ = 0;  // the default queueReduction's value
 };
 
 }  // namespace star
