@@ -5,7 +5,10 @@
 // graph is not timed (each call starts from the graph again), the final synchronize is. The GPU
 // result must equal the CPU result wherever both ran. Prints a Markdown table beside the paper's
 // Table 2 (WARSHALL-adapt on a K40) and the H200 peers (bench/RESULTS.md, peer figures).
-//   usage: closure_bench [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...]
+// --multi: one GPU against every GPU of the machine (the sharded backend of `star run --devices=all`
+// with its NCCL closure, runtime-cuda/MultiGpuNatives.h; rows split at every 64-row word) at the
+// --gpu-sizes (default 10000, 20000, 40000), results compared.
+//   usage: closure_bench [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...] [--multi]
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -22,6 +25,8 @@
 #ifdef STAR_HAVE_CUDA
 #include "bench/PaperWarshallAdapt.h"
 #include "runtime-cuda/CudaBackend.h"
+#include "runtime-cuda/MultiGpuNatives.h"
+#include "runtime-sharded/ShardedBackend.h"
 #include "vm/backend/NativeKernels.h"
 #endif
 
@@ -39,6 +44,7 @@ struct Timing {
 // Median of kRuns timed closures of `graph` (after one untimed warm-up) on `b`.
 Timing timeClosure(Backend& b, const TableData& graph) {
   Timing t;
+  b.makeCurrent();  // (several backends on several GPUs: --multi)
   const Handle h = b.createTable();
   std::vector<double> runs;
   for (int r = 0; r <= kRuns; ++r) {
@@ -92,10 +98,39 @@ const std::map<std::uint64_t, Reference> kReferences = {
     {10000, {-1, 79.8e-3, 16.8e-3}},
 };
 
+#ifdef STAR_HAVE_CUDA
+int multiGpu(std::vector<std::uint64_t> sizes) {
+  const int devices = cudaDeviceCount();
+  if (devices < 2) {
+    std::printf("fewer than two GPUs: nothing to compare\n");
+    return 0;
+  }
+  auto one = makeCudaBackend(0);
+  ShardedParts parts;
+  for (int g = 0; g < devices; ++g) parts.devices.push_back(makeCudaBackend(g));
+  parts.host = makeCpuBackend();
+  parts.minWords = 1;
+  parts.natives = makeMultiGpuNatives(devices);
+  auto many = makeShardedBackend(std::move(parts));
+  std::printf("| n | 1 GPU | %d GPUs (NCCL) | speed-up | results |\n|---|---|---|---|---|\n", devices);
+  for (std::uint64_t n : sizes) {
+    const TableData graph = bench::randomDigraph(n, 2.0, n);
+    const Timing a = timeClosure(*one, graph);
+    const Timing b = timeClosure(*many, graph);
+    std::printf("| %llu | %s | %s | %.2fx | %s |\n", static_cast<unsigned long long>(n),
+                seconds(a.seconds).c_str(), seconds(b.seconds).c_str(), a.seconds / b.seconds,
+                a.result == b.result ? "equal" : "DIFFER");
+    std::fflush(stdout);
+    if (a.result != b.result) return 1;
+  }
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool cpuOnly = false;
+  bool cpuOnly = false, multi = false;
   std::vector<std::uint64_t> gpuSizes = {1000, 2000, 5000, 10000};
   std::vector<std::uint64_t> cpuSizes = {1000, 2000};
   for (int i = 1; i < argc; ++i) {
@@ -105,13 +140,23 @@ int main(int argc, char** argv) {
       gpuSizes = parseSizes(argv[++i]);
     else if (std::strcmp(argv[i], "--cpu-sizes") == 0 && i + 1 < argc)
       cpuSizes = parseSizes(argv[++i]);
+    else if (std::strcmp(argv[i], "--multi") == 0)
+      multi = true;
     else {
-      std::fprintf(stderr, "usage: %s [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...]\n",
+      std::fprintf(stderr, "usage: %s [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...] [--multi]\n",
                    argv[0]);
       return 2;
     }
   }
 
+#ifdef STAR_HAVE_CUDA
+  if (multi) {
+    bool given = false;
+    for (int i = 1; i < argc; ++i) given |= std::strcmp(argv[i], "--gpu-sizes") == 0;
+    return multiGpu(given ? gpuSizes : std::vector<std::uint64_t>{10000, 20000, 40000});
+  }
+#endif
+  (void)multi;
   std::unique_ptr<Backend> cpu = makeCpuBackend();
   std::unique_ptr<Backend> gpu;
   (void)cpuOnly;  // used only with CUDA

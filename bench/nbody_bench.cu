@@ -13,7 +13,8 @@
 //     and the whole native call (Backend::nbodyVerlet: upload, 100 steps, download) per step.
 //  3. square against triangular loop at every size.
 // Times: CUDA events on the backend's stream, median of 5 after a warm-up. Markdown on stdout.
-//   usage: nbody_bench [--quick]   (--quick: fewer sizes and repetitions, for a smoke run)
+//  4. --multi (alone): one GPU against all of them (the sharded backend's natives).
+//   usage: nbody_bench [--quick | --multi]   (--quick: fewer sizes and repetitions, for a smoke run)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,6 +33,9 @@
 #include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/CudaCheck.h"
 #include "runtime-cuda/DeviceContext.h"
+#include "runtime-cuda/MultiGpuNatives.h"
+#include "runtime-cuda/Nccl.h"
+#include "runtime-sharded/ShardedBackend.h"
 #include "runtime-cuda/kernels/NBodyDevice.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
 #include "vm/backend/NBodySystem.h"
@@ -243,7 +247,118 @@ std::string sci(double v) {
 
 }  // namespace
 
+// 4. --multi: the whole native call (upload, forces, download; or 10 Verlet steps, 3 at N = 10^6) on one GPU's
+// backend against the sharded backend's natives on every GPU (runtime-cuda/MultiGpuNatives.h:
+// each GPU its share of the pairs, NCCL summing the forces), wall clock, best of 3 after a
+// warm-up; and the largest difference of the forces relative to the largest force.
+int multiGpu() {
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // what was measured survives a failure
+  const int devices = cudaDeviceCount();
+  std::printf("## Several GPUs: %d x %s\n\n", devices, cuda::DeviceContext().deviceName().c_str());
+  if (devices < 2) {
+    std::printf("fewer than two GPUs: nothing to compare\n");
+    return 0;
+  }
+  auto one = makeCudaBackend(0);
+  auto many = makeMultiGpuNatives(devices);
+  auto wall = [](const std::function<void()>& f) {
+    f();
+    double best = 1e30;
+    for (int r = 0; r < 3; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      f();
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
+  };
+  // A reduction's round trip: one GPU's count() against the sharded backend's (queued on every
+  // GPU, then combined on the host), against an NCCL all-reduce of one word and a wait for it.
+  {
+    ShardedParts parts;
+    for (int g = 0; g < devices; ++g) parts.devices.push_back(makeCudaBackend(g));
+    parts.host = makeCpuBackend();
+    parts.minWords = 1;
+    auto sharded = makeShardedBackend(std::move(parts));
+    const std::uint64_t bits = 64 * static_cast<std::uint64_t>(devices);  // a word on each GPU
+    auto perCall = [](int calls, const std::function<void()>& f) {
+      f();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < calls; ++i) f();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls * 1e6;
+    };
+    const Handle a = one->createBits(), b = sharded->createBits();
+    one->resizeBits(a, bits);
+    sharded->resizeBits(b, bits);
+    one->fill(a, true);
+    sharded->fill(b, true);
+    const double us1 = perCall(2000, [&] { one->count(a); });
+    const double usm = perCall(2000, [&] { sharded->count(b); });
+    std::vector<std::unique_ptr<cuda::DeviceContext>> ctx;
+    std::vector<double*> buffers;
+    std::vector<cudaStream_t> streams;
+    for (int g = 0; g < devices; ++g) {
+      cuda::check(cudaSetDevice(g), "cudaSetDevice");
+      ctx.push_back(std::make_unique<cuda::DeviceContext>());
+      buffers.push_back(reinterpret_cast<double*>(ctx.back()->allocate(1)));
+      streams.push_back(ctx.back()->stream());
+    }
+    cuda::NcclGroup group(devices);
+    const double usn = perCall(2000, [&] {
+      group.allReduceSum(buffers, 1, streams);
+      for (int g = 0; g < devices; ++g) {
+        cuda::check(cudaSetDevice(g), "cudaSetDevice");
+        cuda::check(cudaStreamSynchronize(streams[static_cast<std::size_t>(g)]), "sync");
+      }
+    });
+    for (int g = 0; g < devices; ++g) {
+      cuda::check(cudaSetDevice(g), "cudaSetDevice");
+      ctx[static_cast<std::size_t>(g)]->release(reinterpret_cast<std::uint64_t*>(buffers[static_cast<std::size_t>(g)]));
+    }
+    std::printf("| reduction round trip (NUMB of a word on each GPU) | microseconds |\n|---|---|\n"
+                "| one GPU, count() | %.1f |\n| %d GPUs, sharded count(): queued on all, combined on the host | %.1f |\n"
+                "| %d GPUs, NCCL all-reduce of one word and a wait on every stream | %.1f |\n\n",
+                us1, devices, usm, devices, usn);
+  }
+  cuda::check(cudaSetDevice(0), "cudaSetDevice");  // `one` runs on device 0
+
+  std::printf("| N | call | 1 GPU s | %d GPUs s | speed-up | max force difference / max force |\n"
+              "|---|---|---|---|---|---|\n", devices);
+  for (std::size_t n : {std::size_t{262144}, std::size_t{1000000}}) {
+    const NBodySystem s = jittered(n, n);
+    std::vector<double> f1[3], fm[3];
+    bool ran = true;
+    const double t1 = wall([&] {
+      one->makeCurrent();
+      one->nativeKernels()->nbodyForces(s, f1[0], f1[1], f1[2]);
+    });
+    const double tm = wall([&] { ran = many->nbodyForces(s, fm[0], fm[1], fm[2]); });
+    double diff = 0, scale = 0;
+    for (int c = 0; c < 3 && ran; ++c)
+      for (std::size_t i = 0; i < n; ++i) {
+        diff = std::max(diff, std::abs(f1[c][i] - fm[c][i]));
+        scale = std::max(scale, std::abs(f1[c][i]));
+      }
+    std::printf("| %zu | forces | %.4f | %s | %.2fx | %.1e |\n", n, t1,
+                ran ? std::to_string(tm).c_str() : "declined", ran ? t1 / tm : 0.0,
+                scale > 0 ? diff / scale : 0.0);
+    const int steps = n > 300000 ? 3 : 10;
+    NBodySystem a = s, b = s;
+    const double v1 = wall([&] {
+      a = s;
+      one->makeCurrent();
+      one->nativeKernels()->nbodyVerlet(a, 1e-3, static_cast<std::uint64_t>(steps));
+    });
+    const double vm = wall([&] { b = s; ran = many->nbodyVerlet(b, 1e-3, static_cast<std::uint64_t>(steps)); });
+    double moved = 0;
+    for (std::size_t i = 0; i < n && ran; ++i) moved = std::max(moved, std::abs(a.x[i] - b.x[i]));
+    std::printf("| %zu | %d Verlet steps | %.4f | %.4f | %.2fx | positions differ by at most %.1e |\n",
+                n, steps, v1, vm, v1 / vm, moved);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--multi") == 0) return multiGpu();
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   if (quick) g_runs = 3;
   std::string why;

@@ -10,6 +10,7 @@
 #include "vm/interp/Interpreter.h"
 #ifdef STAR_HAVE_CUDA
 #include "runtime-cuda/CudaBackend.h"
+#include "runtime-cuda/MultiGpuNatives.h"
 #endif
 
 namespace star {
@@ -34,8 +35,10 @@ std::uint64_t shardMinWords() {
   return words;
 }
 
-std::unique_ptr<Backend> shardedOf(std::vector<std::unique_ptr<Backend>> devices) {
+std::unique_ptr<Backend> shardedOf(std::vector<std::unique_ptr<Backend>> devices,
+                                   std::unique_ptr<ShardedNatives> natives = nullptr) {
   ShardedParts parts;
+  parts.natives = std::move(natives);
   parts.devices = std::move(devices);
   parts.host = makeCpuBackend();
   parts.minWords = shardMinWords();
@@ -109,7 +112,7 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
       if (n <= 1) return makeCudaBackend();
       std::vector<std::unique_ptr<Backend>> parts;
       for (int g = 0; g < n; ++g) parts.push_back(makeCudaBackend(g));
-      return shardedOf(std::move(parts));
+      return shardedOf(std::move(parts), makeMultiGpuNatives(n));
     } catch (const BackendError& e) {
       why = e.what();
     }

@@ -256,6 +256,9 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
 
   void synchronize() override { ctx_.synchronize(); }
 
+  cuda::DeviceContext& context() { return ctx_; }
+  std::uint64_t* data(Handle h) { return values_.at(h).data; }
+
   void makeCurrent() override { check(cudaSetDevice(ctx_.device()), "cudaSetDevice"); }
 
   // The same launches as findFirst, count and compare; reductionResult() is their wait.
@@ -468,8 +471,31 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
 std::unique_ptr<Backend> makeCudaBackend(int device) {
   std::string why;
   if (!cudaBackendAvailable(&why)) throw BackendError("CUDA backend unavailable: " + why);
-  if (device >= 0) check(cudaSetDevice(device), "cudaSetDevice");
-  return std::make_unique<CudaBackend>();
+  if (device < 0) return std::make_unique<CudaBackend>();
+  // Made on `device`; the calling thread's current device stays what it was (each backend's own
+  // is made current by makeCurrent(), as the sharded backend does before every primitive).
+  int previous = 0;
+  check(cudaGetDevice(&previous), "cudaGetDevice");
+  check(cudaSetDevice(device), "cudaSetDevice");
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = std::make_unique<CudaBackend>();
+  } catch (...) {
+    cudaSetDevice(previous);
+    throw;
+  }
+  check(cudaSetDevice(previous), "cudaSetDevice");
+  return backend;
+}
+
+cuda::DeviceContext* cudaContextOf(Backend& backend) {
+  auto* b = dynamic_cast<CudaBackend*>(&backend);
+  return b ? &b->context() : nullptr;
+}
+
+std::uint64_t* cudaDataOf(Backend& backend, Handle value) {
+  auto* b = dynamic_cast<CudaBackend*>(&backend);
+  return b ? b->data(value) : nullptr;
 }
 
 int cudaDeviceCount() {

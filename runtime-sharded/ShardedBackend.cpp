@@ -35,9 +35,9 @@ class ShardedBackend final : public Backend, public NativeKernels {
   // Each device's backend is torn down with its device current (its stream, pool, memory).
   ~ShardedBackend() override {
     natives_.reset();
-    for (auto& d : dev_) {
-      d->makeCurrent();
-      d.reset();
+    for (std::size_t g = dev_.size(); g-- > 0;) {  // device 0 last: it stays the current one
+      dev_[g]->makeCurrent();
+      dev_[g].reset();
     }
   }
 
@@ -295,11 +295,22 @@ class ShardedBackend final : public Backend, public NativeKernels {
   // The devices' own natives where a procedure is row-local (addField) or combines per-device
   // results cheaply (extremeRows); the rest (closure, sorts) run on device 0 when the table lies
   // there whole, else on a copy gathered onto device 0 when it fits there, else decline (the Star
-  // body runs, across the devices). `natives`, when given, takes them first (NCCL versions).
+  // body runs, across the devices). `natives`, when given, takes the closure of a split table and
+  // the N-body procedures first (NCCL versions).
   NativeKernels* nativeKernels() override { return dev_[0]->nativeKernels() ? this : nullptr; }
 
   bool transitiveClosure(Handle t) override {
-    if (natives_ && natives_->transitiveClosure(t)) return true;
+    const Value& table = values_.table(t);
+    if (natives_ && table.rows == table.cols && !layout_.whole(table.rows)) {
+      ShardedValue blocks;
+      for (unsigned g = 0; g < shards(); ++g) {
+        blocks.devices.push_back(dev_[g].get());
+        blocks.parts.push_back(table.part[g]);
+        blocks.firstRow.push_back(layout_.first(table.rows, g));
+        blocks.rows.push_back(layout_.length(table.rows, g));
+      }
+      if (natives_->closureParts(blocks, table.rows)) return true;
+    }
     return onDeviceZero(t, kNoHandle, kNoHandle, [](NativeKernels& n, Handle tt, Handle, Handle) {
       return n.transitiveClosure(tt);
     });
@@ -307,7 +318,6 @@ class ShardedBackend final : public Backend, public NativeKernels {
 
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                 bool descending) override {
-    if (natives_ && natives_->sortRows(t, x, first, len, kind, descending)) return true;
     return onDeviceZero(t, x, kNoHandle, [&](NativeKernels& n, Handle tt, Handle xx, Handle) {
       return n.sortRows(tt, xx, first, len, kind, descending);
     });
@@ -554,7 +564,7 @@ class ShardedBackend final : public Backend, public NativeKernels {
 
   std::vector<std::unique_ptr<Backend>> dev_;
   std::unique_ptr<Backend> host_;
-  std::unique_ptr<NativeKernels> natives_;
+  std::unique_ptr<ShardedNatives> natives_;
   ShardLayout layout_;
   HandleTable<Value> values_{"sharded backend"};
   std::vector<Handle> scratch_;  // a bit vector on each device, for a row moved in or out

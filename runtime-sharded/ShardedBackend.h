@@ -17,6 +17,7 @@
 
 #include "vm/backend/Backend.h"
 #include "vm/backend/NativeKernels.h"
+#include "vm/backend/ShardedNatives.h"
 
 namespace star {
 
@@ -26,9 +27,9 @@ struct ShardedParts {
   std::vector<std::unique_ptr<Backend>> devices;  // 1..kMaxShards, device g holds block g
   std::unique_ptr<Backend> host;                  // a CPU backend for the rare gathered primitive
   std::uint64_t minWords = 1024;                  // ShardLayout::minWords
-  // The fused procedures across the devices (runtime-cuda's NCCL natives), or null: the VM runs
-  // the Star bodies. Owned by the sharded backend; built over `devices`.
-  std::unique_ptr<NativeKernels> natives;
+  // The fused procedures across the devices (runtime-cuda's NCCL natives), or null: device 0's
+  // run them where they can (vm/backend/ShardedNatives.h).
+  std::unique_ptr<ShardedNatives> natives;
 };
 
 std::unique_ptr<Backend> makeShardedBackend(ShardedParts parts);

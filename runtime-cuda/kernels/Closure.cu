@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "core/Interrupt.h"
 #include "runtime-cuda/CudaCheck.h"
@@ -61,12 +62,14 @@ __device__ __forceinline__ std::uint64_t shfl(std::uint64_t x, unsigned lane) {
   return __shfl_sync(kFullMask, static_cast<Shuffled>(x), static_cast<int>(lane));
 }
 
-// The snapshots for step 0: pivot rows 0..min(64, n) - 1 and element 0 of every row.
+// The snapshots for step 0: pivot rows 0..min(64, n) - 1 and, where this part holds element 0
+// (with_column), element 0 of every row.
 __global__ void closureSnapshotKernel(const std::uint64_t* __restrict__ m, std::uint64_t n,
                                         std::uint64_t w, std::uint64_t* __restrict__ panel,
-                                        std::uint64_t* __restrict__ column) {
+                                        std::uint64_t* __restrict__ column, bool with_column) {
   const std::uint64_t panel_elements = (n < kPivots ? n : kPivots) * w;  // rows are contiguous
   for (std::uint64_t e = globalThread(); e < panel_elements; e += gridThreads()) panel[e] = m[e];
+  if (!with_column) return;
   for (std::uint64_t i = globalThread(); i < n; i += gridThreads()) column[i] = m[i * w];
 }
 
@@ -90,10 +93,14 @@ __device__ __forceinline__ void loadRow(const std::uint64_t* __restrict__ m, std
 // Step b (see the top of the file). Grid: x splits the rows into contiguous ranges, y the
 // elements of a row into chunks of 32 T. Shared memory: 64 x 32 T pivot elements, then D+.
 // panel_in/column_in: this step's snapshots (read only); panel_out/column_out: the next step's.
+// m holds elements [e0, e0 + w) of every row (all of them, e0 = 0, on one GPU; a GPU's part when
+// several share the table, ClosurePart): D+ comes from column_in, which every part has, and only
+// the part that holds element b + 1 writes column_out.
 template <unsigned T>
 __global__ void __launch_bounds__(Policy::kStepThreads, Policy::kBlocksPerSm)
     closureStepKernel(std::uint64_t* __restrict__ m, std::uint64_t n, std::uint64_t w,
-                        std::uint64_t b, const std::uint64_t* __restrict__ panel_in,
+                        std::uint64_t e0, std::uint64_t b,
+                        const std::uint64_t* __restrict__ panel_in,
                         const std::uint64_t* __restrict__ column_in,
                         std::uint64_t* __restrict__ panel_out,
                         std::uint64_t* __restrict__ column_out) {
@@ -124,9 +131,10 @@ __global__ void __launch_bounds__(Policy::kStepThreads, Policy::kBlocksPerSm)
   loadRow<T>(m, w, j0, lane, i, row_end, column_in, a_next, r_next);
 
   if (warp == 0) {
-    // D+ by Warshall: lane l holds rows l and l + 32 of D (rows past the last pivot are 0).
-    std::uint64_t d0 = lane < pivots ? panel_in[lane * w + b] : 0;
-    std::uint64_t d1 = lane + kWarp < pivots ? panel_in[(lane + kWarp) * w + b] : 0;
+    // D+ by Warshall: lane l holds rows l and l + 32 of D (rows past the last pivot are 0): D's
+    // row k is element b of pivot row first + k, the column snapshot's entry.
+    std::uint64_t d0 = lane < pivots ? column_in[first + lane] : 0;
+    std::uint64_t d1 = lane + kWarp < pivots ? column_in[first + lane + kWarp] : 0;
 #pragma unroll
     for (unsigned k = 0; k < kPivots; ++k) {
       const std::uint64_t dk = shfl(k < kWarp ? d0 : d1, k % kWarp);
@@ -146,7 +154,8 @@ __global__ void __launch_bounds__(Policy::kStepThreads, Policy::kBlocksPerSm)
   __syncthreads();
 
   const std::uint64_t next_first = first + kPivots;  // the next step's pivot rows
-  const std::uint64_t next_col = b + 1;              // and its column element
+  // and its column element, as an index into this part's elements (~0 when another part has it)
+  const std::uint64_t next_col = b + 1 >= e0 && b + 1 - e0 < w ? b + 1 - e0 : ~std::uint64_t{0};
   const bool col_here = next_col < w && next_col >= j0 && next_col - j0 < kChunk;
   const bool col_lane = col_here && lane == (next_col - j0) % kWarp;
 
@@ -236,9 +245,18 @@ bool canOverlapLaunches(int device) {
   return major >= 9 && attributes.ptxVersion >= 90;
 }
 
+// The launch of every step of one part (grid, shared memory, overlap), chosen once.
+struct StepLaunch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute overlap{};
+  void (*kernel)(std::uint64_t*, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t,
+                 const std::uint64_t*, const std::uint64_t*, std::uint64_t*, std::uint64_t*) =
+      nullptr;
+};
+
 template <unsigned T>
-void runSteps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
-               std::uint64_t chunks, unsigned multiprocessors, const Scratch& s) {
+void planSteps(const Launch& launch, int device, std::uint64_t n, std::uint64_t chunks,
+               unsigned multiprocessors, bool overlap, StepLaunch& out) {
   const std::uint64_t shared = stepSharedBytes(T);
   check(cudaFuncSetAttribute(closureStepKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(shared)),
@@ -249,28 +267,68 @@ void runSteps(const Launch& launch, int device, std::uint64_t* m, std::uint64_t 
       std::min<std::uint64_t>(row_blocks, (n + Policy::kStepWarps - 1) / Policy::kStepWarps);
   row_blocks = std::max<std::uint64_t>(row_blocks, 1);
 
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(row_blocks), static_cast<unsigned>(chunks));
-  config.blockDim = dim3(Policy::kStepThreads);
-  config.dynamicSmemBytes = shared;
-  config.stream = launch.stream;
-  config.attrs = &overlap;
-  config.numAttrs = canOverlapLaunches<T>(device) ? 1 : 0;
-  for (std::uint64_t b = 0; b < w; ++b) {
-    // Ctrl-C stops the launches (those queued still run): n^3/64 word operations take minutes on
-    // the largest tables a GPU holds. The launch queue keeps the host close behind the GPU.
-    throwIfInterrupted();
-    const unsigned in = b % 2;
-    const unsigned out = 1 - in;
-    check(cudaLaunchKernelEx(&config, closureStepKernel<T>, m, n, w, b,
-                             static_cast<const std::uint64_t*>(s.panel[in]),
-                             static_cast<const std::uint64_t*>(s.column[in]), s.panel[out],
-                             s.column[out]),
-          "closure step kernel");
+  out.overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  out.overlap.val.programmaticStreamSerializationAllowed = 1;
+  out.config.gridDim = dim3(static_cast<unsigned>(row_blocks), static_cast<unsigned>(chunks));
+  out.config.blockDim = dim3(Policy::kStepThreads);
+  out.config.dynamicSmemBytes = shared;
+  out.config.stream = launch.stream;
+  out.config.attrs = &out.overlap;
+  out.config.numAttrs = overlap && canOverlapLaunches<T>(device) ? 1 : 0;
+  out.kernel = closureStepKernel<T>;
+}
+
+// Chooses the elements per lane and the launch of a part of w elements a row.
+StepLaunch planPart(const Launch& launch, std::uint64_t n, std::uint64_t w, bool overlap) {
+  int device = 0;
+  int multiprocessors = 1;
+  int max_shared = 48 * 1024;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+        "cudaDeviceGetAttribute");
+  std::uint64_t chunks = 1;
+  const unsigned t = pickPerLane(w, static_cast<std::uint64_t>(max_shared), chunks);
+  const auto sms = static_cast<unsigned>(std::max(multiprocessors, 1));
+  StepLaunch out;
+  switch (t) {
+    case 1:
+      planSteps<1>(launch, device, n, chunks, sms, overlap, out);
+      break;
+    case 2:
+      planSteps<2>(launch, device, n, chunks, sms, overlap, out);
+      break;
+    case 3:
+      planSteps<3>(launch, device, n, chunks, sms, overlap, out);
+      break;
+    default:
+      planSteps<4>(launch, device, n, chunks, sms, overlap, out);
+      break;
   }
+  return out;
+}
+
+Scratch scratchOf(std::uint64_t* scratch, std::uint64_t n, std::uint64_t w) {
+  return Scratch{{scratch, scratch + kPivots * w},
+                 {scratch + 2 * kPivots * w, scratch + 2 * kPivots * w + n}};
+}
+
+void launchStep(StepLaunch& step, std::uint64_t* m, std::uint64_t n, std::uint64_t w,
+                std::uint64_t e0, std::uint64_t b, const Scratch& s) {
+  const unsigned in = b % 2;
+  const unsigned out = 1 - in;
+  step.config.attrs = &step.overlap;  // (the struct may have moved since it was planned)
+  check(cudaLaunchKernelEx(&step.config, step.kernel, m, n, w, e0, b,
+                           static_cast<const std::uint64_t*>(s.panel[in]),
+                           static_cast<const std::uint64_t*>(s.column[in]), s.panel[out],
+                           s.column[out]),
+        "closure step kernel");
+}
+
+void checkWidth(std::uint64_t w) {
+  if (w > std::uint64_t{65535} * kWarp * Policy::kMaxPerLane)
+    throw BackendError("cuda backend: table too large for transitive_closure");
 }
 
 }  // namespace
@@ -284,43 +342,59 @@ void launchTransitiveClosure(const Launch& launch, std::uint64_t* table, std::ui
                                std::uint64_t* scratch) {
   if (n == 0) return;
   const std::uint64_t w = (n + 63) / 64;
-  if (w > std::uint64_t{65535} * kWarp * Policy::kMaxPerLane) {
-    throw BackendError("cuda backend: table too large for transitive_closure");
-  }
-  const Scratch s{{scratch, scratch + kPivots * w},
-                  {scratch + 2 * kPivots * w, scratch + 2 * kPivots * w + n}};
-
-  int device = 0;
-  int multiprocessors = 1;
-  int max_shared = 48 * 1024;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
-        "cudaDeviceGetAttribute");
-  check(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-        "cudaDeviceGetAttribute");
-
+  checkWidth(w);
+  const Scratch s = scratchOf(scratch, n, w);
   closureSnapshotKernel<<<gridFor(launch, std::max<std::uint64_t>(kPivots * w, n)),
                             kBlockThreads, 0, launch.stream>>>(table, n, w, s.panel[0],
-                                                               s.column[0]);
+                                                               s.column[0], true);
   checkLaunch("closure snapshot kernel");
-
-  std::uint64_t chunks = 1;
-  const unsigned t = pickPerLane(w, static_cast<std::uint64_t>(max_shared), chunks);
-  const auto sms = static_cast<unsigned>(std::max(multiprocessors, 1));
-  switch (t) {
-    case 1:
-      runSteps<1>(launch, device, table, n, w, chunks, sms, s);
-      break;
-    case 2:
-      runSteps<2>(launch, device, table, n, w, chunks, sms, s);
-      break;
-    case 3:
-      runSteps<3>(launch, device, table, n, w, chunks, sms, s);
-      break;
-    default:
-      runSteps<4>(launch, device, table, n, w, chunks, sms, s);
-      break;
+  StepLaunch step = planPart(launch, n, w, /*overlap=*/true);
+  for (std::uint64_t b = 0; b < w; ++b) {
+    // Ctrl-C stops the launches (those queued still run): n^3/64 word operations take minutes on
+    // the largest tables a GPU holds. The launch queue keeps the host close behind the GPU.
+    throwIfInterrupted();
+    launchStep(step, table, n, w, 0, b, s);
   }
+}
+
+// ---- the closure in parts, one a GPU ------------------------------------------------------------
+
+struct ClosurePart::Plan {
+  StepLaunch step;
+};
+
+ClosurePart::ClosurePart(const Launch& launch, std::uint64_t* table, std::uint64_t n,
+                         std::uint64_t first_element, std::uint64_t elements,
+                         std::uint64_t* scratch)
+    : launch_(launch), table_(table), n_(n), e0_(first_element), w_(elements),
+      scratch_(scratch) {
+  checkWidth(w_);
+  plan_ = std::make_unique<Plan>();
+  // No overlapped launches: the steps alternate with the collective that brings the column.
+  if (w_ > 0) plan_->step = planPart(launch_, n_, w_, /*overlap=*/false);
+}
+
+ClosurePart::~ClosurePart() = default;
+
+std::uint64_t ClosurePart::scratchWords(std::uint64_t n, std::uint64_t elements) {
+  return 2 * n + 2 * std::uint64_t{kPivots} * elements;
+}
+
+void ClosurePart::snapshot() {
+  const Scratch s = scratchOf(scratch_, n_, w_);
+  closureSnapshotKernel<<<gridFor(launch_, std::max<std::uint64_t>(kPivots * w_, n_)),
+                            kBlockThreads, 0, launch_.stream>>>(table_, n_, w_, s.panel[0],
+                                                                s.column[0], e0_ == 0 && w_ > 0);
+  checkLaunch("closure snapshot kernel");
+}
+
+void ClosurePart::step(std::uint64_t b) {
+  if (w_ == 0) return;
+  launchStep(plan_->step, table_, n_, w_, e0_, b, scratchOf(scratch_, n_, w_));
+}
+
+std::uint64_t* ClosurePart::column(std::uint64_t b) const {
+  return scratchOf(scratch_, n_, w_).column[b % 2];
 }
 
 }  // namespace star::cuda

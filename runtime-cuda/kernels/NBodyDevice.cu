@@ -168,7 +168,7 @@ __global__ void nbodyGatherKernel(double* __restrict__ out, const double* __rest
 
 }  // namespace
 
-bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
+bool prepareUpload(const NBodySystem& s, UploadImage& image) {
   const std::size_t n = s.n, nt = s.ntypes;
   std::vector<std::size_t> count(nt, 0);
   for (std::size_t i = 0; i < n; ++i) ++count[s.type[i]];
@@ -249,22 +249,38 @@ bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
                               static_cast<float>(power), 0.0f, 0.0f);
   }
 
-  out.block = ctx.allocate(bytes / sizeof(std::uint64_t));
+  image.offsets = {off_pos, off_seg, off_count, off_coef, off_coef_int, off_state, off_gathered};
+  image.bytes = bytes;
+  image.meta = std::move(out);
+  image.host = std::move(host);
+  return true;
+}
+
+void uploadImage(DeviceContext& ctx, const UploadImage& image, DeviceSystem& d) {
+  DeviceSystem out = image.meta;
+  const auto& o = image.offsets;
+  out.block = ctx.allocate(image.bytes / sizeof(std::uint64_t));
   auto* dev = reinterpret_cast<unsigned char*>(out.block);
-  out.pos = reinterpret_cast<float4*>(dev + off_pos);
-  out.seg_type = reinterpret_cast<std::uint32_t*>(dev + off_seg);
-  out.seg_count = reinterpret_cast<std::uint32_t*>(dev + off_count);
-  out.coef = reinterpret_cast<float4*>(dev + off_coef);
-  out.coef_int = reinterpret_cast<float4*>(dev + off_coef_int);
-  out.state = reinterpret_cast<double*>(dev + off_state);
-  out.gathered = reinterpret_cast<double*>(dev + off_gathered);
-  const cudaError_t err =
-      cudaMemcpyAsync(out.block, host.data(), off_gathered, cudaMemcpyHostToDevice, ctx.stream());
+  out.pos = reinterpret_cast<float4*>(dev + o[0]);
+  out.seg_type = reinterpret_cast<std::uint32_t*>(dev + o[1]);
+  out.seg_count = reinterpret_cast<std::uint32_t*>(dev + o[2]);
+  out.coef = reinterpret_cast<float4*>(dev + o[3]);
+  out.coef_int = reinterpret_cast<float4*>(dev + o[4]);
+  out.state = reinterpret_cast<double*>(dev + o[5]);
+  out.gathered = reinterpret_cast<double*>(dev + o[6]);
+  const cudaError_t err = cudaMemcpyAsync(out.block, image.host.data(), o[6],
+                                          cudaMemcpyHostToDevice, ctx.stream());
   if (err != cudaSuccess) {
     ctx.release(out.block);
     check(err, "cudaMemcpyAsync (nbody upload)");
   }
   d = std::move(out);
+}
+
+bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d) {
+  UploadImage image;
+  if (!prepareUpload(s, image)) return false;
+  uploadImage(ctx, image, d);
   return true;
 }
 

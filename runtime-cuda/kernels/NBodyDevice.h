@@ -21,6 +21,7 @@
 
 #include <vector_types.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -80,6 +81,17 @@ struct DeviceSystem {
 // system does not fit the single-precision force kernels: a non-finite position or coefficient,
 // a position farther than 2^40 from the centre, |c0| beyond float range. Throws BackendError.
 bool upload(DeviceContext& ctx, const NBodySystem& s, DeviceSystem& d);
+// The same in two halves, for several GPUs that hold the same system: the layout built once on
+// the host, then copied to each.
+struct UploadImage {
+  DeviceSystem meta;                       // no device memory yet
+  std::vector<std::uint64_t> host;         // the block as it goes to the device
+  std::array<std::size_t, 7> offsets{};    // pos, seg_type, seg_count, coef, coef_int, state,
+                                           // gathered (the copy ends there)
+  std::size_t bytes = 0;                   // the whole block
+};
+bool prepareUpload(const NBodySystem& s, UploadImage& image);  // false: as upload
+void uploadImage(DeviceContext& ctx, const UploadImage& image, DeviceSystem& d);
 // Gives d's device memory back (stream-ordered); d is empty afterwards.
 void release(DeviceContext& ctx, DeviceSystem& d) noexcept;
 

@@ -158,6 +158,9 @@ struct ForceArgs {
   double* force;  // [partial][3][capacity]
   std::uint32_t slots, capacity, ntypes;
   unsigned long long items;  // triangular: the number of items
+  // triangular: this launch's items, [item_begin, item_end) of them (a part of the evaluation
+  // when several GPUs share it; all of them otherwise)
+  unsigned long long item_begin, item_end;
 };
 
 // ---- square loop ---------------------------------------------------------------------------
@@ -366,8 +369,9 @@ __global__ void __launch_bounds__(Policy::kTriThreads, Policy::kTriBlocksPerSm)
   const std::uint64_t warp =
       (std::uint64_t{blockIdx.x} * Policy::kTriThreads + threadIdx.x) / kWarp;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * Policy::kTriThreads / kWarp;
-  std::uint64_t item = a.items * warp / warps;
-  const std::uint64_t end = a.items * (warp + 1) / warps;
+  const std::uint64_t span = a.item_end - a.item_begin;
+  std::uint64_t item = a.item_begin + span * warp / warps;
+  const std::uint64_t end = a.item_begin + span * (warp + 1) / warps;
   if (item >= end) return;
   const std::uint32_t nseg = a.slots / kSegment;
 
@@ -533,7 +537,8 @@ ForcePlan planForces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& op
   return plan;
 }
 
-void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan) {
+void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan, unsigned part,
+                  unsigned parts) {
   ForceArgs a{};
   a.pos = d.pos;
   a.seg_type = d.seg_type;
@@ -567,7 +572,9 @@ void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& 
   const std::uint64_t nseg = d.slots / kSegment;
   const std::uint64_t groups = (nseg + kGroup - 1) / kGroup;
   a.items = groups * nseg - kGroup * groups * (groups - 1) / 2;
-  if (a.items == 0) return;
+  a.item_begin = a.items * part / parts;
+  a.item_end = a.items * (part + 1) / parts;
+  if (a.item_end == a.item_begin) return;
   withPair(plan, [&](auto pair) {
     using Pair = decltype(pair);
     if (Pair::kHasPoly && plan.poly_exp2) {

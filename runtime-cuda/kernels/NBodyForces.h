@@ -45,8 +45,11 @@ struct ForcePlan {
 
 // Chooses the kernel and its grid for d, and makes d.force large enough for its partial sums.
 ForcePlan planForces(DeviceContext& ctx, DeviceSystem& d, const ForceOptions& options);
-// Queues one force evaluation of d's current float positions into d.force.
-void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan);
+// Queues one force evaluation of d's current float positions into d.force. With parts > 1 (the
+// triangular loop only): part `part` of its pairs, so that `parts` GPUs holding the same system
+// share one evaluation and the sum of their d.force is the whole (runtime-cuda/MultiGpuNatives).
+void launchForces(const Launch& launch, const DeviceSystem& d, const ForcePlan& plan,
+                  unsigned part = 0, unsigned parts = 1);
 
 }  // namespace nbody
 }  // namespace star::cuda

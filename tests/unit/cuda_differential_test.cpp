@@ -26,6 +26,7 @@
 
 #include "runtime-cpu/CpuBackend.h"
 #include "runtime-cuda/CudaBackend.h"
+#include "runtime-cuda/MultiGpuNatives.h"
 #include "runtime-sharded/ShardedBackend.h"
 #include "vm/backend/NativeKernels.h"
 
@@ -52,8 +53,10 @@ std::uint64_t tailMask(std::uint64_t bits) {
 // The backends compared with the CPU backend.
 constexpr const char* kSubjects[] = {"cuda", "sharded_cpu3", "sharded_cuda"};
 
-std::unique_ptr<Backend> sharded(std::vector<std::unique_ptr<Backend>> devices) {
+std::unique_ptr<Backend> sharded(std::vector<std::unique_ptr<Backend>> devices,
+                                 std::unique_ptr<ShardedNatives> natives = nullptr) {
   ShardedParts parts;
+  parts.natives = std::move(natives);
   parts.devices = std::move(devices);
   parts.host = makeCpuBackend();
   parts.minWords = 1;
@@ -81,7 +84,7 @@ class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
     if (n < 2) GTEST_SKIP() << "the sharded CUDA backend needs two GPUs; this machine has " << n;
     std::vector<std::unique_ptr<Backend>> devices;
     for (int g = 0; g < n; ++g) devices.push_back(makeCudaBackend(g));
-    gpu_ = sharded(std::move(devices));
+    gpu_ = sharded(std::move(devices), makeMultiGpuNatives(n));  // the NCCL closure as star has it
   }
   // For the tests of one CUDA backend's own behaviour.
   bool plainCuda() const { return std::string(GetParam()) == "cuda"; }

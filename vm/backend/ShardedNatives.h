@@ -1,0 +1,29 @@
+// The native procedures a backend split across devices (runtime-sharded/ShardedBackend) can hand
+// to code that works on every device's block of a value in place: the multi-GPU natives of
+// runtime-cuda/MultiGpuNatives.h. Besides NativeKernels' own (the N-body procedures, which take
+// host data), the ones that need the blocks. Each returns false to decline.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vm/backend/Backend.h"
+#include "vm/backend/NativeKernels.h"
+
+namespace star {
+
+// A value's blocks: block g is `parts[g]` on `devices[g]`, rows [firstRow[g], firstRow[g] +
+// rows[g]) of it (whole 64-row words; later blocks may be empty).
+struct ShardedValue {
+  std::vector<Backend*> devices;
+  std::vector<Handle> parts;
+  std::vector<std::uint64_t> firstRow, rows;
+};
+
+class ShardedNatives : public NativeKernels {
+ public:
+  // The transitive closure (NativeKernels::transitiveClosure) of an n x n table split by rows.
+  virtual bool closureParts(const ShardedValue& table, std::uint64_t n) { return false; }
+};
+
+}  // namespace star
