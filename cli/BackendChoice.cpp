@@ -54,6 +54,14 @@ std::unique_ptr<Backend> hostShards(int devices) {
 
 }  // namespace
 
+int gpuCount() {
+#ifdef STAR_HAVE_CUDA
+  return cudaDeviceCount();
+#else
+  return 0;
+#endif
+}
+
 bool cudaBackendBuilt() {
 #ifdef STAR_HAVE_CUDA
   return true;

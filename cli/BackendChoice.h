@@ -29,6 +29,8 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
 // --devices: N (1..16), or 0 for "all"; nullopt when malformed.
 std::optional<int> parseDevices(const std::string& text);
 bool cudaBackendBuilt();
+// The GPUs this process sees (0 without CUDA, a driver or a device).
+int gpuCount();
 // The engines --engine and the REPL's :engine take (one list for the options, their checks and
 // completion): host, device (interpreting), compiled (waits for the build), tiered (interprets
 // while the build runs, then compiled code), auto (the device engine on the CUDA backend, the

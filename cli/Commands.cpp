@@ -271,7 +271,10 @@ int commandVersion() {
   if (cudaBackendBuilt()) {
     std::string error;
     auto b = chooseBackend("cuda", &error);
-    std::cout << ", cuda (" << (b ? b->device() : "unavailable: " + error) << ")";
+    const int gpus = b ? gpuCount() : 0;
+    std::cout << ", cuda (" << (b ? b->device() : "unavailable: " + error)
+              << (gpus > 1 ? "; " + std::to_string(gpus) + " GPUs: --devices=" + std::to_string(gpus) : "")
+              << ")";
   } else {
     std::cout << " (built without CUDA)";
   }

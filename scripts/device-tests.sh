@@ -5,7 +5,7 @@
 # log also goes into logs.tar.gz (the logs stay beside it only when they fit). Steps can be chosen:
 #   scripts/device-tests.sh [unit] [oracles] [lang] [interrupt] [compare] [sanitize] [bench] [sssp] [engine]
 #                           [enginecheck] [enginebench] [graphs] [loops] [difftest] [compiled] [dijkstra]
-#                           [unpack]
+#                           [multi] [unpack]
 # (default: all but sssp, the shortest-path benchmark, which takes about 6 minutes by itself;
 # engine: the device engine's tests (golden suite on both engines, oracle tests on the engine,
 # enginecheck: the REPL on the engine, random programs across CPU, host engine and device engine,
@@ -18,6 +18,8 @@
 # compiled: the compiled tier on the GPU (its build, the golden suite in both forms, random programs
 # against the CPU backend, compute-sanitizer on compiled kernels, DIJKSTRA against the interpreter);
 # dijkstra: DIJKSTRA's Star body per step on the CPU, interpreted and compiled (and a hand kernel);
+# multi: several GPUs (--devices=N), on a machine with two or more: differential test, golden
+# suite, and one GPU against all on CLOSURE, N-body and a Star loop (not in the default steps);
 # `unpack` alone only unpacks the bundle, for commands of one's own).
 set -uo pipefail
 D=${STAR_DIST:-$PWD/build-gpu/dist}
@@ -318,6 +320,32 @@ if want sssp; then
     note "sssp_grid_bench on $b rc=$rc"
     [ $rc -eq 0 ] || status=1
   done
+fi
+if want multi; then
+  # Several GPUs (--devices=N, runtime-sharded/): the differential test (its sharded_cuda subject
+  # splits every value at every word over all GPUs), the golden suite with --devices=all split at
+  # every word, and the one-GPU-against-all benchmarks. Skipped with fewer than two GPUs.
+  gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  if [ "$gpus" -ge 2 ]; then
+    export NCCL_NVLS_ENABLE=0
+    "$D/bin/cuda_differential_test" > "$OUT/multi-differential.txt" 2>&1; rc=$?
+    note "differential test ($gpus GPUs) rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/multi-differential.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+    STAR_SHARD_MIN_WORDS=1 python3 "$D/tools/lit/lit.py" -sv -j4 --param star="$D/bin/star" --param backend=cuda \
+      --param flags=--devices=all --param llvm_bin="$D/tools" --param exec_root=/tmp/lit-multi tests/lang \
+      > "$OUT/multi-lang.txt" 2>&1; rc=$?
+    note "golden tests, --devices=all split at every word rc=$rc: $(grep -E '^  (Passed|Failed|Unsupported)' "$OUT/multi-lang.txt" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+    "$D/bin/closure_bench" --multi > "$OUT/multi-closure.md" 2>&1 || status=1
+    "$D/bin/nbody_bench" --multi > "$OUT/multi-nbody.md" 2>&1 || status=1
+    for rows in 100000000 1000000000; do
+      python3 bench/sharded_bench.py "$D/bin/star" --rows=$rows --iters=200 --devices=1,$gpus \
+        >> "$OUT/multi-loop.md" 2>&1 || status=1
+    done
+    note "several-GPU benchmarks written (multi-closure.md, multi-nbody.md, multi-loop.md)"
+  else
+    note "multi: skipped, $gpus GPU(s)"
+  fi
 fi
 # At most 8 files come back: summary.txt, device.txt, logs.tar.gz and, when they fit, the logs.
 # (STAR_KEEP_LOGS=1 leaves them as they are, for a caller that runs steps one by one and packs.)

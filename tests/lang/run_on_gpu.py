@@ -22,6 +22,10 @@ for flag in sys.argv[5:]:
             sys.exit(77)
 command = [sys.executable, lit, "-sv", f"--param=star={star}", "--param=backend=cuda",
            f"--param=llvm_bin={llvm_bin}"]
+# With several GPUs a run's natives use NCCL, whose collectives from many processes at once on the
+# same GPUs wait for each other: fewer at a time.
+if any(flag.startswith("--devices=") for flag in sys.argv[5:]):
+    command.append("-j4")
 if flags:
     command.append(f"--param=flags={flags}")
 sys.exit(subprocess.run(command + [tests]).returncode)
