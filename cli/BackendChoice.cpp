@@ -37,12 +37,8 @@ std::uint64_t shardMinWords() {
 
 std::unique_ptr<Backend> shardedOf(std::vector<std::unique_ptr<Backend>> devices,
                                    std::unique_ptr<ShardedNatives> natives = nullptr) {
-  ShardedParts parts;
-  parts.natives = std::move(natives);
-  parts.devices = std::move(devices);
-  parts.host = makeCpuBackend();
-  parts.minWords = shardMinWords();
-  return makeShardedBackend(std::move(parts));
+  return makeShardedBackend({.devices = std::move(devices), .host = makeCpuBackend(),
+                             .minWords = shardMinWords(), .natives = std::move(natives)});
 }
 
 std::unique_ptr<Backend> hostShards(int devices) {

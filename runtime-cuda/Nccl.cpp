@@ -83,34 +83,38 @@ NcclGroup::~NcclGroup() {
   for (void* c : comms_) nccl().api->commDestroy(static_cast<ncclComm_t>(c));
 }
 
-void NcclGroup::allReduceSum(const std::vector<double*>& buffers, std::size_t count,
-                             const std::vector<cudaStream_t>& streams) {
+namespace {
+
+// call(g, comm g) for every GPU, as one NCCL group (the collectives of one process's GPUs must be
+// issued together).
+template <class F>
+void grouped(const std::vector<void*>& comms, const char* what, F call) {
   const NcclApi& api = *nccl().api;
   checkNccl(api.groupStart(), "ncclGroupStart");
-  for (std::size_t g = 0; g < comms_.size(); ++g) {
-    const ncclResult_t r = api.allReduce(buffers[g], buffers[g], count, ncclDouble, ncclSum,
-                                         static_cast<ncclComm_t>(comms_[g]), streams[g]);
+  for (std::size_t g = 0; g < comms.size(); ++g) {
+    const ncclResult_t r = call(api, g, static_cast<ncclComm_t>(comms[g]));
     if (r != ncclSuccess) {
       api.groupEnd();
-      checkNccl(r, "ncclAllReduce");
+      checkNccl(r, what);
     }
   }
   checkNccl(api.groupEnd(), "ncclGroupEnd");
 }
 
+}  // namespace
+
+void NcclGroup::allReduceSum(const std::vector<double*>& buffers, std::size_t count,
+                             const std::vector<cudaStream_t>& streams) {
+  grouped(comms_, "ncclAllReduce", [&](const NcclApi& api, std::size_t g, ncclComm_t comm) {
+    return api.allReduce(buffers[g], buffers[g], count, ncclDouble, ncclSum, comm, streams[g]);
+  });
+}
+
 void NcclGroup::broadcast(const std::vector<std::uint64_t*>& buffers, std::size_t count, int root,
                           const std::vector<cudaStream_t>& streams) {
-  const NcclApi& api = *nccl().api;
-  checkNccl(api.groupStart(), "ncclGroupStart");
-  for (std::size_t g = 0; g < comms_.size(); ++g) {
-    const ncclResult_t r = api.broadcast(buffers[g], buffers[g], count, ncclUint64, root,
-                                         static_cast<ncclComm_t>(comms_[g]), streams[g]);
-    if (r != ncclSuccess) {
-      api.groupEnd();
-      checkNccl(r, "ncclBroadcast");
-    }
-  }
-  checkNccl(api.groupEnd(), "ncclGroupEnd");
+  grouped(comms_, "ncclBroadcast", [&](const NcclApi& api, std::size_t g, ncclComm_t comm) {
+    return api.broadcast(buffers[g], buffers[g], count, ncclUint64, root, comm, streams[g]);
+  });
 }
 
 }  // namespace star::cuda

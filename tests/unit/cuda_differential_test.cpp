@@ -53,14 +53,11 @@ std::uint64_t tailMask(std::uint64_t bits) {
 // The backends compared with the CPU backend.
 constexpr const char* kSubjects[] = {"cuda", "sharded_cpu3", "sharded_cuda"};
 
+// Split at every word (the least block), so that every value crosses the devices.
 std::unique_ptr<Backend> sharded(std::vector<std::unique_ptr<Backend>> devices,
                                  std::unique_ptr<ShardedNatives> natives = nullptr) {
-  ShardedParts parts;
-  parts.natives = std::move(natives);
-  parts.devices = std::move(devices);
-  parts.host = makeCpuBackend();
-  parts.minWords = 1;
-  return makeShardedBackend(std::move(parts));
+  return makeShardedBackend({.devices = std::move(devices), .host = makeCpuBackend(),
+                             .minWords = 1, .natives = std::move(natives)});
 }
 
 class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
