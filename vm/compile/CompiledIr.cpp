@@ -212,8 +212,8 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
 }  // namespace
 
 void findOwnedLoops(IrFunction& f) {
-  // Each backward jump closes a loop at its target: the blocks from which the jump is reached
-  // without passing the target. Loops of one header are one loop.
+  // Each backward jump closes a loop at its target: the blocks reached from the target from which
+  // the jump is reached without passing the target. Loops of one target are one loop.
   std::vector<std::vector<std::uint32_t>> preds(f.blocks.size());
   std::vector<std::uint32_t> begins;
   for (const IrBlock& b : f.blocks) begins.push_back(b.begin);
@@ -231,12 +231,21 @@ void findOwnedLoops(IrFunction& f) {
       const std::uint32_t header = in.operands[in.op == Op::JMP ? 0 : 1];
       const std::size_t h = indexOf(header);
       if (h >= f.blocks.size() || f.blocks[h].begin != header) continue;
-      std::set<std::size_t> body{h};
-      std::vector<std::size_t> work{i};
+      // Blocks reached from the target (a rotated loop's way in, before the target, is not).
+      std::set<std::size_t> reached;
+      std::vector<std::size_t> work{h};
       while (!work.empty()) {
         const std::size_t b = work.back();
         work.pop_back();
-        if (!body.insert(b).second) continue;
+        if (!reached.insert(b).second) continue;
+        for (std::uint32_t s : f.blocks[b].successors) work.push_back(indexOf(s));
+      }
+      std::set<std::size_t> body{h};
+      work = {i};
+      while (!work.empty()) {
+        const std::size_t b = work.back();
+        work.pop_back();
+        if (!reached.count(b) || !body.insert(b).second) continue;
         for (std::uint32_t p : preds[b]) work.push_back(p);
       }
       auto same = std::find_if(candidates.begin(), candidates.end(),
@@ -249,13 +258,23 @@ void findOwnedLoops(IrFunction& f) {
       for (std::size_t b : body) addOnce(same->blocks, f.blocks[b].begin);
     }
   }
-  // The header is the only way in: every other block's predecessors are in the loop.
-  const auto singleEntry = [&](const OwnedLoop& l) {
+  // One way in: a single block of the loop has predecessors outside it (or starts the function),
+  // and it becomes the header, where compiled code enters the loop. It is the backward jump's
+  // target for a loop with its test on top; a while loop whose test the code generator placed
+  // below the body (entered by a jump to the test) is entered at the test.
+  const auto singleEntry = [&](OwnedLoop& l) {
+    std::uint32_t entry = l.header;
+    int entries = 0;
     for (std::uint32_t b : l.blocks) {
-      if (b == l.header) continue;
-      for (std::uint32_t p : preds[indexOf(b)])
-        if (!contains(l.blocks, f.blocks[p].begin)) return false;
+      bool outside = b == f.blocks.front().begin;
+      for (std::uint32_t p : preds[indexOf(b)]) outside |= !contains(l.blocks, f.blocks[p].begin);
+      if (outside) {
+        entry = b;
+        ++entries;
+      }
     }
+    if (entries != 1) return false;
+    l.header = entry;
     return true;
   };
   std::stable_sort(
