@@ -149,6 +149,18 @@ std::string engineNamesText(const std::string& prefix) {
 }
 
 void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache) {
+  const bool wantsEngine = requested == "device" || requested == "compiled" || requested == "tiered";
+  if (wantsEngine && vm.backend().deviceEngine() == nullptr) {
+    // Values split across devices (--devices=N): one team cannot span them (ARCHITECTURE.md §6).
+    static bool said = false;
+    if (!said)
+      std::cerr << "star: --engine=" << requested
+                << " is not used: with rows split across devices the host engine runs every "
+                   "procedure\n";
+    said = true;
+    vm.enableDeviceEngine(false);
+    return;
+  }
   if (requested == "compiled" || requested == "tiered") {
     if (vm.enableCompiledEngine(useCache, requested == "tiered")) return;
     static bool said = false;
