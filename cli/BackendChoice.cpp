@@ -23,29 +23,34 @@ bool knownBackend(const std::string& requested, std::string* error) {
 }
 
 // STAR_SHARD_MIN_WORDS: the least 64-row words of a value on each device (runtime-sharded/
-// ShardLayout.h); the tests set 1 so that small tables are split too.
-std::uint64_t shardMinWords() {
+// ShardLayout.h; default 1024); the tests set 1 so that small tables are split too. Anything but
+// a positive number is an error (nullopt, with *error set).
+std::optional<std::uint64_t> shardMinWords(std::string* error) {
   const char* env = std::getenv("STAR_SHARD_MIN_WORDS");
-  std::uint64_t words = 1024;
-  if (env != nullptr && *env != '\0') {
-    std::uint64_t n = 0;
-    const char* end = env + std::char_traits<char>::length(env);
-    if (std::from_chars(env, end, n).ptr == end && n > 0) words = n;
-  }
-  return words;
+  if (env == nullptr || *env == '\0') return 1024;
+  std::uint64_t n = 0;
+  const char* end = env + std::char_traits<char>::length(env);
+  const auto [ptr, ec] = std::from_chars(env, end, n);
+  if (ec == std::errc{} && ptr == end && n > 0) return n;
+  *error = std::string("STAR_SHARD_MIN_WORDS must be a positive number of 64-row words, not '") +
+           env + "'";
+  return std::nullopt;
 }
 
 std::unique_ptr<Backend> shardedOf(std::vector<std::unique_ptr<Backend>> devices,
+                                   std::uint64_t minWords,
                                    std::unique_ptr<ShardedNatives> natives = nullptr) {
-  return makeShardedBackend({.devices = std::move(devices), .host = makeCpuBackend(),
-                             .minWords = shardMinWords(), .natives = std::move(natives)});
+  return makeShardedBackend({.devices = std::move(devices),
+                             .host = makeCpuBackend(),
+                             .minWords = minWords,
+                             .natives = std::move(natives)});
 }
 
-std::unique_ptr<Backend> hostShards(int devices) {
+std::unique_ptr<Backend> hostShards(int devices, std::uint64_t minWords) {
   if (devices <= 1) return makeCpuBackend();
   std::vector<std::unique_ptr<Backend>> parts;
   for (int g = 0; g < devices; ++g) parts.push_back(makeCpuBackend());
-  return shardedOf(std::move(parts));
+  return shardedOf(std::move(parts), minWords);
 }
 
 }  // namespace
@@ -99,8 +104,12 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
              std::to_string(kMaxShards) + ", or all";
     return nullptr;
   }
+  // Read only where rows are split: a run on one device ignores it.
+  std::optional<std::uint64_t> minWords = 1024;
+  if (*asked > 1 || (*asked == 0 && requested != "cpu")) minWords = shardMinWords(error);
+  if (!minWords) return nullptr;
   // --devices=N on the CPU backend splits the rows of host memory N ways, as on N GPUs.
-  if (requested == "cpu") return hostShards(*asked == 0 ? 1 : *asked);
+  if (requested == "cpu") return hostShards(*asked == 0 ? 1 : *asked, *minWords);
   if (!knownBackend(requested, error)) return nullptr;
 #ifdef STAR_HAVE_CUDA
   std::string why;
@@ -116,7 +125,7 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
       if (n <= 1) return makeCudaBackend();
       std::vector<std::unique_ptr<Backend>> parts;
       for (int g = 0; g < n; ++g) parts.push_back(makeCudaBackend(g));
-      return shardedOf(std::move(parts), makeMultiGpuNatives(n));
+      return shardedOf(std::move(parts), *minWords, makeMultiGpuNatives(n));
     } catch (const BackendError& e) {
       why = e.what();
     }
@@ -149,7 +158,8 @@ std::string engineNamesText(const std::string& prefix) {
 }
 
 void chooseEngine(Interpreter& vm, const std::string& requested, bool useCache) {
-  const bool wantsEngine = requested == "device" || requested == "compiled" || requested == "tiered";
+  const bool wantsEngine =
+      requested == "device" || requested == "compiled" || requested == "tiered";
   if (wantsEngine && vm.backend().deviceEngine() == nullptr) {
     // Values split across devices (--devices=N): one team cannot span them (ARCHITECTURE.md §6).
     static bool said = false;
