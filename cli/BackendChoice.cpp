@@ -23,11 +23,11 @@ bool knownBackend(const std::string& requested, std::string* error) {
 }
 
 // STAR_SHARD_MIN_WORDS: the least 64-row words of a value on each device (runtime-sharded/
-// ShardLayout.h; default 1024); the tests set 1 so that small tables are split too. Anything but
+// ShardLayout.h; default kShardMinWords); the tests set 1 so that small tables are split too. Anything but
 // a positive number is an error (nullopt, with *error set).
 std::optional<std::uint64_t> shardMinWords(std::string* error) {
   const char* env = std::getenv("STAR_SHARD_MIN_WORDS");
-  if (env == nullptr || *env == '\0') return 1024;
+  if (env == nullptr || *env == '\0') return kShardMinWords;
   std::uint64_t n = 0;
   const char* end = env + std::char_traits<char>::length(env);
   const auto [ptr, ec] = std::from_chars(env, end, n);
@@ -105,7 +105,7 @@ std::unique_ptr<Backend> makeBackend(const std::string& requested, std::string* 
     return nullptr;
   }
   // Read only where rows are split: a run on one device ignores it.
-  std::optional<std::uint64_t> minWords = 1024;
+  std::optional<std::uint64_t> minWords = kShardMinWords;
   if (*asked > 1 || (*asked == 0 && requested != "cpu")) minWords = shardMinWords(error);
   if (!minWords) return nullptr;
   // --devices=N on the CPU backend splits the rows of host memory N ways, as on N GPUs.

@@ -139,11 +139,10 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
     cuda::launchSetBit(launch(), values_.at(v).data, i, bit);
   }
 
+  // findFirst, count and compare are their split forms (queueReduction below) waited for at once.
   std::int64_t findFirst(Handle v) override {
-    const DeviceValue& s = values_.at(v);
-    if (s.words() == 0) return -1;
-    cuda::launchFindFirst(launch(), ctx_.nextResult(), s.data, s.words());
-    return foundIndex();
+    queueReduction(Reduction::FindFirst, v, kNoHandle);
+    return reductionResult();
   }
 
   // The same launch finds the first 1 and clears it.
@@ -155,10 +154,8 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
   }
 
   std::uint64_t count(Handle v) override {
-    const DeviceValue& s = values_.at(v);
-    if (s.words() == 0) return 0;
-    cuda::launchCount(launch(), ctx_.nextResult(), s.data, s.words());
-    return ctx_.result();
+    queueReduction(Reduction::Count, v, kNoHandle);
+    return static_cast<std::uint64_t>(reductionResult());
   }
 
   bool any(Handle v) override { return findFirst(v) >= 0; }
@@ -178,11 +175,8 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
   // First difference as an index reduction, the verdict read from a on the device: one launch,
   // one wait.
   int compare(Handle a, Handle b) override {
-    const DeviceValue& x = values_.at(a);
-    const DeviceValue& y = values_.at(b);
-    if (x.words() == 0) return 0;
-    cuda::launchCompare(launch(), ctx_.nextResult(), x.data, y.data, x.words());
-    return static_cast<int>(static_cast<std::int64_t>(ctx_.result()));
+    queueReduction(Reduction::Compare, a, b);
+    return static_cast<int>(reductionResult());
   }
 
   void add(Handle dst, Handle a, Handle b) override {
@@ -261,7 +255,7 @@ class CudaBackend final : public Backend, public NativeKernels, public ParallelE
 
   void makeCurrent() override { check(cudaSetDevice(ctx_.device()), "cudaSetDevice"); }
 
-  // The same launches as findFirst, count and compare; reductionResult() is their wait.
+  // One launch, which stores its result in mapped host memory; reductionResult() waits for it.
   void queueReduction(Reduction r, Handle a, Handle b) override {
     const DeviceValue& x = values_.at(a);
     pending_ = r;

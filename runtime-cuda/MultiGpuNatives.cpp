@@ -12,6 +12,7 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/Nccl.h"
 #include "runtime-cuda/kernels/Closure.h"
+#include "runtime-cuda/kernels/NBody.h"
 #include "runtime-cuda/kernels/NBodyDevice.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
 #include "vm/backend/NBodySystem.h"
@@ -103,9 +104,9 @@ class MultiGpuNatives final : public ShardedNatives {
     return true;
   }
 
-  // The one-GPU schedule (kernels/NBody.cu), the forces shared: every GPU then applies the same
-  // summed forces to its copy of every particle, so the copies stay equal with no exchange of
-  // positions.
+  // The one-GPU schedule (kernels/NBody.h's verletSchedule), the forces shared: every GPU then
+  // applies the same summed forces to its copy of every particle, so the copies stay equal with no
+  // exchange of positions.
   bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) override {
     Systems up{*this, {}, {}};
     if (s.n == 0 || steps == 0 || !prepare(s, up)) return false;
@@ -115,14 +116,8 @@ class MultiGpuNatives final : public ShardedNatives {
         cuda::nbody::launchUpdate(ctx_[g]->launch(), up.d[g], 1, kick, dt, drift);
       }
     };
-    forces(up);
-    update(0.5 * dt, true);
-    for (std::uint64_t step = 1; step < steps; ++step) {
-      forces(up);
-      update(dt, true);
-    }
-    forces(up);
-    update(0.5 * dt, false);
+    cuda::verletSchedule(
+        dt, steps, [&] { forces(up); }, update);
     select(0);
     cuda::nbody::downloadState(*ctx_[0], up.d[0], s);
     return true;

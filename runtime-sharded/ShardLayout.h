@@ -13,10 +13,13 @@
 
 namespace star {
 
+// The least words of a device's block unless set (STAR_SHARD_MIN_WORDS): 65,536 rows.
+inline constexpr std::uint64_t kShardMinWords = 1024;
+
 struct ShardLayout {
   unsigned shards = 1;
   // The least words in a device's block: values up to this many words stay whole on device 0.
-  std::uint64_t minWords = 1024;
+  std::uint64_t minWords = kShardMinWords;
 
   // B: the words of each device's block for a value of `bits` bits (at least 1).
   std::uint64_t blockWords(std::uint64_t bits) const {

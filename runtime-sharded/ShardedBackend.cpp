@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -376,6 +375,8 @@ class ShardedBackend final : public Backend, public NativeKernels {
                            " declined a minimum or maximum search");
     }
     values_.at(z).rows = table.rows;
+    // Each device's extreme field (from its first marked row; empty: none marked), cut out and
+    // compared by the reference backend (TRIM, the word comparison); hostB_ holds the best so far.
     std::vector<std::vector<std::uint64_t>> best(shards());
     int winner = -1;
     for (unsigned g = 0; g < shards(); ++g) {
@@ -384,13 +385,15 @@ class ShardedBackend final : public Backend, public NativeKernels {
       if (r < 0) continue;
       b.getRow(scratch_[g], table.part[g], static_cast<std::uint64_t>(r));
       b.readBits(scratch_[g], row_);
-      best[g] = bitRange(row_, first, len);
-      if (winner < 0) {
-        winner = static_cast<int>(g);
-        continue;
+      host_->writeBits(hostA_, table.cols, row_.data());
+      host_->trim(hostD_, hostA_, first, len);
+      host_->readBits(hostD_, best[g]);
+      if (winner >= 0) {
+        const int c = host_->compare(hostD_, hostB_);
+        if (!(max ? c > 0 : c < 0)) continue;
       }
-      const int c = compareWords(best[g], best[static_cast<unsigned>(winner)]);
-      if (max ? c > 0 : c < 0) winner = static_cast<int>(g);
+      host_->copyBits(hostB_, hostD_);
+      winner = static_cast<int>(g);
     }
     for (unsigned g = 0; g < shards(); ++g)
       if (!best[g].empty() && best[g] != best[static_cast<unsigned>(winner)])
@@ -502,28 +505,6 @@ class ShardedBackend final : public Backend, public NativeKernels {
   void fromHost(Handle slot, Handle h) {
     host_->readBits(slot, row_);
     scatter(h, host_->length(slot), row_.data());
-  }
-
-  // Unsigned comparison of two equal-length words as the backends hold them (bit 0 most
-  // significant, the lowest bit of element 0 first).
-  static int compareWords(const std::vector<std::uint64_t>& a,
-                          const std::vector<std::uint64_t>& b) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      const std::uint64_t diff = a[i] ^ b[i];
-      if (diff != 0) return (a[i] >> std::countr_zero(diff)) & 1 ? 1 : -1;
-    }
-    return 0;
-  }
-
-  // Bits [first, first + len) of `words`, packed as a word of len bits.
-  static std::vector<std::uint64_t> bitRange(const std::vector<std::uint64_t>& words,
-                                             std::uint64_t first, std::uint64_t len) {
-    std::vector<std::uint64_t> out(wordsForBits(len), 0);
-    for (std::uint64_t i = 0; i < len; ++i) {
-      const std::uint64_t b = first + i;
-      out[i / 64] |= ((words[b / 64] >> (b % 64)) & 1) << (i % 64);
-    }
-    return out;
   }
 
   // Runs `f` with device 0's natives on t (and the bit vectors x and y, when given): on their

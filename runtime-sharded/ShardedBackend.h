@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime-sharded/ShardLayout.h"
 #include "vm/backend/Backend.h"
 #include "vm/backend/NativeKernels.h"
 #include "vm/backend/ShardedNatives.h"
@@ -26,7 +27,7 @@ inline constexpr unsigned kMaxShards = 16;
 struct ShardedParts {
   std::vector<std::unique_ptr<Backend>> devices;  // 1..kMaxShards, device g holds block g
   std::unique_ptr<Backend> host;                  // a CPU backend for the rare gathered primitive
-  std::uint64_t minWords = 1024;                  // ShardLayout::minWords
+  std::uint64_t minWords = kShardMinWords;        // ShardLayout::minWords
   // The fused procedures across the devices (runtime-cuda's NCCL natives), or null: device 0's
   // run them where they can (vm/backend/ShardedNatives.h).
   std::unique_ptr<ShardedNatives> natives;

@@ -35,22 +35,18 @@ bool nbodyForces(DeviceContext& ctx, const NBodySystem& s, std::vector<double>& 
   return true;
 }
 
-// Velocity Verlet with the half kicks of consecutive steps fused (v += dt F between drifts):
-// forces, then kick/2 and drift; steps - 1 times forces, kick and drift; forces and kick/2.
+// Velocity Verlet in verletSchedule's order (NBody.h).
 bool nbodyVerlet(DeviceContext& ctx, NBodySystem& s, double dt, std::uint64_t steps) {
   if (s.n == 0 || steps == 0) return true;
   Uploaded up{ctx, {}};
   if (!nbody::upload(ctx, s, up.d)) return false;
   const nbody::ForcePlan plan = nbody::planForces(ctx, up.d, nbody::ForceOptions{});
   const Launch& launch = ctx.launch();
-  nbody::launchForces(launch, up.d, plan);
-  nbody::launchUpdate(launch, up.d, plan.partials, 0.5 * dt, dt, true);
-  for (std::uint64_t step = 1; step < steps; ++step) {
-    nbody::launchForces(launch, up.d, plan);
-    nbody::launchUpdate(launch, up.d, plan.partials, dt, dt, true);
-  }
-  nbody::launchForces(launch, up.d, plan);
-  nbody::launchUpdate(launch, up.d, plan.partials, 0.5 * dt, dt, false);
+  verletSchedule(
+      dt, steps, [&] { nbody::launchForces(launch, up.d, plan); },
+      [&](double kick, bool drift) {
+        nbody::launchUpdate(launch, up.d, plan.partials, kick, dt, drift);
+      });
   nbody::downloadState(ctx, up.d, s);
   return true;
 }
