@@ -5,7 +5,8 @@ writer or no reader), inside a long primitive (listing a huge table, CLOSURE of 
 Each run must end within a few seconds of the SIGINT with status 2 and "runtime error:
 interrupted" located at the statement.
 
-usage: interrupt_test.py STAR BACKEND ENGINE      exit status 0 pass, 1 fail
+usage: interrupt_test.py STAR BACKEND ENGINE [FLAGS...]   exit status 0 pass, 1 fail
+(FLAGS: more options for every run, such as --devices=3)
 """
 import os
 import re
@@ -16,6 +17,7 @@ import tempfile
 import time
 
 STAR, BACKEND, ENGINE = sys.argv[1], sys.argv[2], sys.argv[3]
+FLAGS = sys.argv[4:]
 GRACE = 30.0  # seconds a run may take to stop after the SIGINT (the sanitizers slow the long primitives)
 # Seconds before the SIGINT for a run that prints nothing first: with compiled code the program is
 # compiled before it starts (a second or more on a cold cache), and a Ctrl-C during that is
@@ -36,7 +38,7 @@ def interrupt(name, source, expected_loc, args=(), started=None, delay=START):
     with tempfile.TemporaryDirectory() as d:
         path = program(d, name, source)
         err = open(os.path.join(d, "stderr"), "w+")
-        p = subprocess.Popen([STAR, "run", "--backend=" + BACKEND, "--engine=" + ENGINE, path] + list(args),
+        p = subprocess.Popen([STAR, "run", "--backend=" + BACKEND, "--engine=" + ENGINE, *FLAGS, path] + list(args),
                              stdout=subprocess.PIPE if started else subprocess.DEVNULL, stderr=err)
         if started:
             started(p)
