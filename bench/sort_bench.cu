@@ -7,7 +7,11 @@
 // included). Medians of --runs timed runs after a warm-up; the table is restored before each
 // run, untimed. Star's table must hold CUB's sorted pairs (checked on the GPU), and the Backend
 // run's table must equal the kernel run's. Prints Markdown rows.
-//   usage: sort_bench [--log2-rows 24,27] [--runs N]
+// --multi: one GPU against every GPU of the machine (the sharded backend of `star run
+// --devices=all`, its NCCL sort: runtime-cuda/kernels/SortShard.h), the same table (default 2^30
+// rows, 32 and 64 columns) sorted through Backend::sortRows + synchronize() on each, wall clock,
+// the table rewritten before each run (untimed); the two results must be equal.
+//   usage: sort_bench [--log2-rows 24,27] [--runs N] [--multi]
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -21,8 +25,11 @@
 
 #include "bench/SortBenchUtil.cuh"
 #include "runtime-cuda/CudaBackend.h"
+#include "runtime-cpu/CpuBackend.h"
 #include "runtime-cuda/DeviceContext.h"
+#include "runtime-cuda/MultiGpuNatives.h"
 #include "runtime-cuda/kernels/RowSort.h"
+#include "runtime-sharded/ShardedBackend.h"
 #include "vm/backend/NativeKernels.h"
 
 using namespace star;
@@ -46,18 +53,96 @@ void cubOrDie(Fn&& fn, DeviceBuffer<char>*& temp, std::size_t& bytes, const char
   temp = new DeviceBuffer<char>(bytes);
 }
 
+// The median wall time of Backend::sortRows + synchronize() on `b`, the table rewritten from
+// `host` before each run; `out` receives the sorted table.
+double timeBackendSort(Backend& b, const std::vector<std::uint64_t>& host, std::uint64_t rows,
+                       unsigned cols, int runs, std::vector<std::uint64_t>& out) {
+  const std::uint64_t words = (rows + 63) / 64;
+  const std::vector<std::uint64_t> ones(words, ~std::uint64_t{0});
+  const Handle th = b.createTable();
+  const Handle xh = b.createBits();
+  b.writeBits(xh, rows, ones.data());
+  std::vector<double> wall;
+  for (int r = 0; r <= runs; ++r) {
+    b.writeTable(th, rows, cols, host.data());
+    b.synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    if (!b.nativeKernels()->sortRows(th, xh, 0, 32, KeyKind::Unsigned, false)) {
+      std::fprintf(stderr, "sortRows declined\n");
+      std::exit(1);
+    }
+    b.synchronize();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (r > 0) wall.push_back(ms);
+  }
+  b.readTable(th, out);
+  b.destroy(xh);
+  b.destroy(th);
+  return medianOf(wall);
+}
+
+int multiGpu(const std::vector<int>& log2Rows, int runs) {
+  const int devices = cudaDeviceCount();
+  if (devices < 2) {
+    std::printf("fewer than two GPUs: nothing to compare\n");
+    return 0;
+  }
+  auto one = makeCudaBackend(0);
+  ShardedParts parts;
+  for (int g = 0; g < devices; ++g) parts.devices.push_back(makeCudaBackend(g));
+  parts.host = makeCpuBackend();
+  parts.natives = makeMultiGpuNatives(devices);
+  auto many = makeShardedBackend(std::move(parts));
+  std::printf("SORT of all rows by a 32-bit unsigned key, Backend::sortRows + synchronize(), "
+              "median of %d runs.\nGPUs: %d x %s.\n\n",
+              runs, devices, one->device().c_str());
+  std::printf("| rows | columns | 1 GPU | %d GPUs (NCCL) | speed-up | results |\n"
+              "|---:|---:|---:|---:|---:|:---:|\n",
+              devices);
+  for (int lg : log2Rows) {
+    const std::uint64_t rows = std::uint64_t{1} << lg;
+    const std::uint64_t words = (rows + 63) / 64;
+    for (unsigned cols : {32u, 64u}) {
+      std::vector<std::uint64_t> host;
+      {
+        DeviceBuffer<std::uint32_t> keys(rows), values(rows);
+        DeviceBuffer<std::uint64_t> table(cols * words);
+        randomPairs<<<gridFor(rows), 256>>>(keys.get(), values.get(), rows, lg);
+        pairsToTable<<<gridFor(cols * words), 256>>>(keys.get(), values.get(), rows, words, cols,
+                                                     table.get());
+        cudaOrDie(cudaGetLastError(), "pairsToTable");
+        host = table.download();
+      }
+      std::vector<std::uint64_t> a, b;
+      const double oneMs = timeBackendSort(*one, host, rows, cols, runs, a);
+      const double manyMs = timeBackendSort(*many, host, rows, cols, runs, b);
+      const bool equal = a == b;
+      std::printf("| 2^%d | %u | %.1f ms | %.1f ms | %.2fx | %s |\n", lg, cols, oneMs, manyMs,
+                  oneMs / manyMs, equal ? "equal" : "DIFFER");
+      std::fflush(stdout);
+      if (!equal) return 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<int> log2Rows = {24, 27};
   int runs = 9;
+  bool multi = false, rowsGiven = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--log2-rows") == 0 && i + 1 < argc) {
       log2Rows = parseList(argv[++i]);
+      rowsGiven = true;
+    } else if (std::strcmp(argv[i], "--multi") == 0) {
+      multi = true;
     } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--log2-rows 24,27] [--runs N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--log2-rows 24,27] [--runs N] [--multi]\n", argv[0]);
       return 2;
     }
   }
@@ -66,6 +151,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no CUDA device (%s): nothing to measure\n", why.c_str());
     return 0;
   }
+  if (multi) return multiGpu(rowsGiven ? log2Rows : std::vector<int>{30}, runs);
   std::unique_ptr<Backend> backend = makeCudaBackend();
   star::cuda::DeviceContext ctx;
   const cudaStream_t stream = ctx.stream();

@@ -15,6 +15,8 @@
 #include "runtime-cuda/kernels/NBody.h"
 #include "runtime-cuda/kernels/NBodyDevice.h"
 #include "runtime-cuda/kernels/NBodyForces.h"
+#include "runtime-cuda/kernels/SortShard.h"
+#include "runtime-cuda/kernels/SortSplit.h"
 #include "vm/backend/NBodySystem.h"
 
 namespace star {
@@ -91,6 +93,75 @@ class MultiGpuNatives final : public ShardedNatives {
     return true;
   }
 
+  // SortShard.h's phases on every GPU's block, the records exchanged through NCCL between the
+  // local sorts and the merges: block h's marked positions receive the records of ranks
+  // [P_h, P_h + M_h) of the stable order of all marked rows (M_h: block h's marked rows, P_h:
+  // those of the blocks before it), cut out of every GPU's sorted run by SortSplit.h.
+  bool sortParts(const ShardedValue& t, const ShardedValue& x, std::uint64_t cols,
+                 std::uint64_t first, std::uint64_t len, KeyKind kind, bool descending) override {
+    const std::size_t k = t.devices.size();
+    if (k - 1 > cuda::SortShard::kMaxProbes || !group()) return false;
+    std::vector<cuda::DeviceContext*> ctx;
+    for (std::size_t g = 0; g < k; ++g) {
+      if (!cuda::SortShard::handles(t.rows[g], cols, len)) return false;
+      if (!(ctx.emplace_back(cudaContextOf(*t.devices[g])))) return false;
+    }
+    std::vector<std::unique_ptr<cuda::SortShard>> shard;
+    std::vector<cudaStream_t> streams;
+    for (std::size_t g = 0; g < k; ++g) {
+      t.devices[g]->makeCurrent();
+      shard.push_back(std::make_unique<cuda::SortShard>(
+          *ctx[g], cudaDataOf(*t.devices[g], t.parts[g]), t.rows[g], cols,
+          cudaDataOf(*x.devices[g], x.parts[g]), first, len, kind, descending));
+      shard.back()->queueCount();
+      streams.push_back(ctx[g]->stream());
+    }
+    std::vector<std::uint64_t> marked(k), boundaries;
+    std::uint64_t total = 0;
+    for (std::size_t g = 0; g < k; ++g) {
+      t.devices[g]->makeCurrent();
+      marked[g] = shard[g]->marked();
+      total += marked[g];
+      if (g + 1 < k) boundaries.push_back(total);
+      shard[g]->sortLocal();
+    }
+    // take[h][g]: run g's records among the first P_{h+1}; run g sends [take[h-1][g], take[h][g])
+    // to block h.
+    auto take = cuda::splitSortedRuns(boundaries, shard[0]->maxKey(),
+                                      [&](const std::vector<std::uint64_t>& probes) {
+                                        cuda::RunRanks ranks;
+                                        for (std::size_t g = 0; g < k; ++g) {
+                                          t.devices[g]->makeCurrent();
+                                          shard[g]->queueRanks(probes);
+                                        }
+                                        for (std::size_t g = 0; g < k; ++g)
+                                          ranks.push_back(shard[g]->ranks());
+                                        return ranks;
+                                      });
+    take.push_back(marked);
+    std::vector<cuda::NcclGroup::Transfer> transfers;
+    std::vector<std::vector<std::uint64_t>> runs(k, std::vector<std::uint64_t>(k));
+    for (std::size_t h = 0; h < k; ++h) {
+      std::uint64_t at = 0;  // where run g lands among block h's incoming records
+      for (std::size_t g = 0; g < k; ++g) {
+        const std::uint64_t from = h == 0 ? 0 : take[h - 1][g];
+        const std::uint64_t count = take[h][g] - from;
+        runs[h][g] = count;
+        if (g == h) t.devices[g]->makeCurrent();
+        move(transfers, *shard[g], *shard[h], static_cast<int>(g), static_cast<int>(h), from, at,
+             count, streams[g]);
+        at += count;
+      }
+    }
+    group_->exchange(transfers, streams);
+    for (std::size_t h = 0; h < k; ++h) {
+      t.devices[h]->makeCurrent();
+      shard[h]->mergeAndWriteBack(runs[h]);
+    }
+    t.devices[0]->makeCurrent();
+    return true;
+  }
+
   // One evaluation: each GPU its part of the pairs, the parts summed on every GPU, device 0's
   // gathered and copied back.
   bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
@@ -138,6 +209,27 @@ class MultiGpuNatives final : public ShardedNatives {
   };
 
   void select(int g) { cuda::check(cudaSetDevice(g), "cudaSetDevice"); }
+
+  // count records [from, from + count) of `source`'s sorted run to `dest`'s incoming records
+  // from position `at`: NCCL transfers (keys, then values), or copies on `stream` when g == h.
+  static void move(std::vector<cuda::NcclGroup::Transfer>& transfers, cuda::SortShard& source,
+                   cuda::SortShard& dest, int g, int h, std::uint64_t from, std::uint64_t at,
+                   std::uint64_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    auto add = [&](const void* src, void* dst, unsigned size) {
+      const cuda::NcclGroup::Transfer p{g, h, static_cast<const char*>(src) + from * size,
+                                        static_cast<char*>(dst) + at * size, count * size};
+      if (g != h) {
+        transfers.push_back(p);
+        return;
+      }
+      cuda::check(cudaMemcpyAsync(p.dst, p.src, p.bytes, cudaMemcpyDeviceToDevice, stream),
+                  "cudaMemcpyAsync");
+    };
+    add(source.sortedKeys(), dest.incomingKeys(), source.keyBytes());
+    if (source.valueBytes() > 0)
+      add(source.sortedValues(), dest.incomingValues(), source.valueBytes());
+  }
 
   // The communicators, made at the first call; false (for good) without NCCL.
   bool group() {

@@ -16,6 +16,8 @@ struct NcclApi {
   decltype(&ncclCommDestroy) commDestroy = nullptr;
   decltype(&ncclAllReduce) allReduce = nullptr;
   decltype(&ncclBroadcast) broadcast = nullptr;
+  decltype(&ncclSend) send = nullptr;
+  decltype(&ncclRecv) recv = nullptr;
   decltype(&ncclGroupStart) groupStart = nullptr;
   decltype(&ncclGroupEnd) groupEnd = nullptr;
   decltype(&ncclGetErrorString) errorString = nullptr;
@@ -43,8 +45,8 @@ const LoadedApi<NcclApi>& nccl() {
     if (!(bindSymbol(lib, a.commInitAll, "ncclCommInitAll") &&
           bindSymbol(lib, a.commDestroy, "ncclCommDestroy") &&
           bindSymbol(lib, a.allReduce, "ncclAllReduce") &&
-          bindSymbol(lib, a.broadcast, "ncclBroadcast") &&
-          bindSymbol(lib, a.groupStart, "ncclGroupStart") &&
+          bindSymbol(lib, a.broadcast, "ncclBroadcast") && bindSymbol(lib, a.send, "ncclSend") &&
+          bindSymbol(lib, a.recv, "ncclRecv") && bindSymbol(lib, a.groupStart, "ncclGroupStart") &&
           bindSymbol(lib, a.groupEnd, "ncclGroupEnd") &&
           bindSymbol(lib, a.errorString, "ncclGetErrorString"))) {
       r.reason = "libnccl lacks an entry point star needs";
@@ -85,14 +87,19 @@ NcclGroup::~NcclGroup() {
 
 namespace {
 
-// call(g, comm g) for every GPU, as one NCCL group (the collectives of one process's GPUs must be
-// issued together).
+template <class Index>
+ncclComm_t commOf(const std::vector<void*>& comms, Index g) {
+  return static_cast<ncclComm_t>(comms[static_cast<std::size_t>(g)]);
+}
+
+// call(i) for i < count, as one NCCL group (the operations of one process's GPUs must be issued
+// together).
 template <class F>
-void grouped(const std::vector<void*>& comms, const char* what, F call) {
+void grouped(std::size_t count, const char* what, F call) {
   const NcclApi& api = *nccl().api;
   checkNccl(api.groupStart(), "ncclGroupStart");
-  for (std::size_t g = 0; g < comms.size(); ++g) {
-    const ncclResult_t r = call(api, g, static_cast<ncclComm_t>(comms[g]));
+  for (std::size_t i = 0; i < count; ++i) {
+    const ncclResult_t r = call(api, i);
     if (r != ncclSuccess) {
       api.groupEnd();
       checkNccl(r, what);
@@ -105,15 +112,27 @@ void grouped(const std::vector<void*>& comms, const char* what, F call) {
 
 void NcclGroup::allReduceSum(const std::vector<double*>& buffers, std::size_t count,
                              const std::vector<cudaStream_t>& streams) {
-  grouped(comms_, "ncclAllReduce", [&](const NcclApi& api, std::size_t g, ncclComm_t comm) {
-    return api.allReduce(buffers[g], buffers[g], count, ncclDouble, ncclSum, comm, streams[g]);
+  grouped(comms_.size(), "ncclAllReduce", [&](const NcclApi& api, std::size_t g) {
+    return api.allReduce(buffers[g], buffers[g], count, ncclDouble, ncclSum, commOf(comms_, g),
+                         streams[g]);
   });
 }
 
 void NcclGroup::broadcast(const std::vector<std::uint64_t*>& buffers, std::size_t count, int root,
                           const std::vector<cudaStream_t>& streams) {
-  grouped(comms_, "ncclBroadcast", [&](const NcclApi& api, std::size_t g, ncclComm_t comm) {
-    return api.broadcast(buffers[g], buffers[g], count, ncclUint64, root, comm, streams[g]);
+  grouped(comms_.size(), "ncclBroadcast", [&](const NcclApi& api, std::size_t g) {
+    return api.broadcast(buffers[g], buffers[g], count, ncclUint64, root, commOf(comms_, g),
+                         streams[g]);
+  });
+}
+
+void NcclGroup::exchange(const std::vector<Transfer>& transfers,
+                         const std::vector<cudaStream_t>& streams) {
+  grouped(2 * transfers.size(), "ncclSend/ncclRecv", [&](const NcclApi& api, std::size_t i) {
+    const Transfer& t = transfers[i / 2];
+    if (i % 2 == 0)
+      return api.send(t.src, t.bytes, ncclUint8, t.to, commOf(comms_, t.from), streams[t.from]);
+    return api.recv(t.dst, t.bytes, ncclUint8, t.from, commOf(comms_, t.to), streams[t.to]);
   });
 }
 

@@ -31,6 +31,15 @@ class NcclGroup {
   // buffers[g] (count 64-bit words on device g) := buffers[root], queued on streams[g].
   void broadcast(const std::vector<std::uint64_t*>& buffers, std::size_t count, int root,
                  const std::vector<cudaStream_t>& streams);
+  // Point-to-point copies between GPUs, as one group: `bytes` at src on device `from` go to dst
+  // on device `to` (from != to), queued on streams[from] and streams[to].
+  struct Transfer {
+    int from, to;
+    const void* src;
+    void* dst;
+    std::size_t bytes;
+  };
+  void exchange(const std::vector<Transfer>& transfers, const std::vector<cudaStream_t>& streams);
 
  private:
   std::vector<void*> comms_;  // ncclComm_t

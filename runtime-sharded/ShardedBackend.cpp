@@ -294,22 +294,15 @@ class ShardedBackend final : public Backend, public NativeKernels {
   // The devices' own natives where a procedure is row-local (addField) or combines per-device
   // results cheaply (extremeRows); the rest (closure, sorts) run on device 0 when the table lies
   // there whole, else on a copy gathered onto device 0 when it fits there, else decline (the Star
-  // body runs, across the devices). `natives`, when given, takes the closure of a split table and
-  // the N-body procedures first (NCCL versions).
+  // body runs, across the devices). `natives`, when given, takes the closure and SORT of a split
+  // table and the N-body procedures first (NCCL versions).
   NativeKernels* nativeKernels() override { return dev_[0]->nativeKernels() ? this : nullptr; }
 
   bool transitiveClosure(Handle t) override {
     const Value& table = values_.table(t);
-    if (natives_ && table.rows == table.cols && !layout_.whole(table.rows)) {
-      ShardedValue blocks;
-      for (unsigned g = 0; g < shards(); ++g) {
-        blocks.devices.push_back(dev_[g].get());
-        blocks.parts.push_back(table.part[g]);
-        blocks.firstRow.push_back(layout_.first(table.rows, g));
-        blocks.rows.push_back(layout_.length(table.rows, g));
-      }
-      if (natives_->closureParts(blocks, table.rows)) return true;
-    }
+    if (natives_ && table.rows == table.cols && !layout_.whole(table.rows) &&
+        natives_->closureParts(blocks(table), table.rows))
+      return true;
     return onDeviceZero(t, kNoHandle, kNoHandle, [](NativeKernels& n, Handle tt, Handle, Handle) {
       return n.transitiveClosure(tt);
     });
@@ -317,6 +310,11 @@ class ShardedBackend final : public Backend, public NativeKernels {
 
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                 bool descending) override {
+    const Value& table = values_.table(t);
+    if (natives_ && !layout_.whole(table.rows) &&
+        natives_->sortParts(blocks(table), blocks(values_.bits(x)), table.cols, first, len, kind,
+                            descending))
+      return true;
     return onDeviceZero(t, x, kNoHandle, [&](NativeKernels& n, Handle tt, Handle xx, Handle) {
       return n.sortRows(tt, xx, first, len, kind, descending);
     });
@@ -418,6 +416,18 @@ class ShardedBackend final : public Backend, public NativeKernels {
     std::uint64_t cols = 1;
     std::array<Handle, kMaxShards> part{};  // the value's block on each device
   };
+
+  // A split value's blocks, for the natives that work on them in place.
+  ShardedValue blocks(const Value& v) {
+    ShardedValue b;
+    for (unsigned g = 0; g < shards(); ++g) {
+      b.devices.push_back(dev_[g].get());
+      b.parts.push_back(v.part[g]);
+      b.firstRow.push_back(layout_.first(v.rows, g));
+      b.rows.push_back(layout_.length(v.rows, g));
+    }
+    return b;
+  }
 
   unsigned shards() const { return static_cast<unsigned>(dev_.size()); }
   Backend& on(unsigned g) {

@@ -1210,6 +1210,77 @@ TEST_P(CudaDifferentialTest, ExtremeRowsSpecialCases) {
   EXPECT_EQ(gpu_->length(z0.gpu), 0u);
 }
 
+// A table whose key field [first, first + len) takes one of `distinct` values in every row while
+// the other columns are random: many equal keys with different rows, so that a sort that is not
+// stable (across the devices too) shows.
+Words tiedKeys(std::mt19937_64& rng, std::uint64_t rows, std::uint64_t cols, std::uint64_t first,
+               std::uint64_t len, std::uint64_t distinct) {
+  const std::uint64_t wpc = wordsForBits(rows);
+  Words t(cols * wpc, 0);
+  for (auto& w : t) w = rng();
+  std::vector<std::uint64_t> keys(distinct);
+  for (auto& k : keys) k = rng();
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    const std::uint64_t k = keys[rng() % distinct];
+    for (std::uint64_t j = 0; j < len; ++j) {
+      const std::uint64_t m = std::uint64_t{1} << (i % 64);
+      std::uint64_t& w = t[(first + j) * wpc + i / 64];
+      w = (k >> (j % 64)) & 1 ? w | m : w & ~m;
+    }
+  }
+  if (rows % 64 != 0)
+    for (std::uint64_t j = 0; j < cols; ++j) t[j * wpc + wpc - 1] &= tailMask(rows);
+  return t;
+}
+
+// SORT (unit sort) against the CPU backend's: every key kind, widths 1..64, payloads that travel
+// in a 32- or 64-bit record value and beyond them (more than 64 other columns), full, partial
+// and empty control slices, many equal keys; the sharded subjects split the table at every word,
+// so the sorted rows cross the devices (through NCCL for sharded_cuda).
+TEST_P(CudaDifferentialTest, SortRows) {
+  const bool quick = std::getenv("STAR_DIFF_QUICK") != nullptr;
+  const std::vector<std::uint64_t> sizes =
+      quick ? std::vector<std::uint64_t>{1, 65, 2049, 100000}
+            : std::vector<std::uint64_t>{1, 63, 64, 65, 130, 1000, 2049, 64 * 1024 + 1, 100000,
+                                         300000};
+  struct Shape {
+    std::uint64_t len, others;
+    KeyKind kind;
+  };
+  const Shape shapes[] = {{1, 0, KeyKind::Unsigned},   {7, 5, KeyKind::Signed},
+                          {32, 0, KeyKind::Unsigned},  {32, 32, KeyKind::Float},
+                          {33, 31, KeyKind::Signed},   {64, 40, KeyKind::Float},
+                          {64, 64, KeyKind::Unsigned}, {20, 70, KeyKind::Unsigned}};
+  for (std::uint64_t rows : sizes) {
+    for (const Shape& shape : shapes) {
+      const std::uint64_t cols = shape.len + shape.others;
+      const std::uint64_t first = below(shape.others + 1);
+      const std::uint64_t distinct = 1 + below(rows % 2 == 0 ? 3 : 50);
+      const Words tw = tiedKeys(rng_, rows, cols, first, shape.len, distinct);
+      for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Sparse}) {
+        const bool descending = below(2) == 1;
+        SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols) + ", key " +
+                     std::to_string(first) + "+" + std::to_string(shape.len) + " kind " +
+                     std::to_string(static_cast<int>(shape.kind)) +
+                     (descending ? " descending" : "") + ", x pattern " +
+                     std::to_string(static_cast<int>(px)) + ", " + std::to_string(distinct) +
+                     " keys");
+        const Pair t = table();
+        cpu_->writeTable(t.cpu, rows, cols, tw.data());
+        gpu_->writeTable(t.gpu, rows, cols, tw.data());
+        const Pair x = bits(rows, px);
+        both([&](Backend& b, auto h) {
+          ASSERT_TRUE(
+              b.nativeKernels()->sortRows(h(t), h(x), first, shape.len, shape.kind, descending));
+        });
+        ASSERT_TRUE(sameTable(t));
+        destroy(x);
+        destroy(t);
+      }
+    }
+  }
+}
+
 TEST_P(CudaDifferentialTest, AddField) {
   for (std::uint64_t rows : fieldRows()) {
     const std::uint64_t cols = rows <= 130 ? 1 + below(rows % 3 == 0 ? 140 : 70) : 3 + below(30);

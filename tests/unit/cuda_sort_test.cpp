@@ -8,8 +8,8 @@
 // path's limit (2048) and beyond, up to 2^20; full, partial and empty X; payload columns of every
 // route (none, one and two 32-bit tiles, more than 64 columns); SEGSORT groups of every size class
 // (1, <= 32, 33..256, 257..2048, longer, so many long ones that the sort reads their number),
-// mixed. The bit helpers of SortBits.h are checked on the host, without a GPU; every other test
-// skips when no GPU is usable.
+// mixed. The bit helpers of SortBits.h and the cuts of a sort across GPUs (SortSplit.h) are
+// checked on the host, without a GPU; every other test skips when no GPU is usable.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -29,6 +29,7 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
+#include "runtime-cuda/kernels/SortSplit.h"
 #include "vm/backend/NativeKernels.h"
 
 namespace star {
@@ -410,6 +411,79 @@ TEST(SortBits, LogicalColumnsAreAPermutation) {
       }
     }
   }
+}
+
+// ---- where a sort across GPUs cuts the runs (SortSplit.h), on the host ------------------------
+
+// The oracle: the stable merge of the runs (run order on equal keys), counted per run.
+std::vector<std::uint64_t> takenBy(const std::vector<std::vector<std::uint64_t>>& runs,
+                                   std::uint64_t r) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> all;
+  for (std::size_t g = 0; g < runs.size(); ++g)
+    for (std::uint64_t k : runs[g]) all.push_back({k, g});
+  std::stable_sort(all.begin(), all.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::uint64_t> take(runs.size(), 0);
+  for (std::uint64_t i = 0; i < r; ++i) ++take[all[i].second];
+  return take;
+}
+
+cuda::RunRanks ranksOf(const std::vector<std::vector<std::uint64_t>>& runs,
+                       const std::vector<std::uint64_t>& probes) {
+  cuda::RunRanks ranks(runs.size());
+  for (std::size_t g = 0; g < runs.size(); ++g)
+    for (std::uint64_t p : probes) {
+      const auto& run = runs[g];
+      ranks[g].push_back(
+          {static_cast<std::uint64_t>(std::lower_bound(run.begin(), run.end(), p) - run.begin()),
+           static_cast<std::uint64_t>(std::upper_bound(run.begin(), run.end(), p) - run.begin())});
+    }
+  return ranks;
+}
+
+TEST(SortSplit, CutsTheStableMergeAtEveryBoundary) {
+  std::mt19937_64 rng(29);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t k = 1 + rng() % 5;
+    const int bits = trial % 4 == 0 ? 64 : 1 + static_cast<int>(rng() % 20);
+    const std::uint64_t maxKey = lowMask(static_cast<std::uint64_t>(bits));
+    const std::uint64_t distinct = 1 + rng() % 40;  // few keys: many ties across the runs
+    std::vector<std::uint64_t> keys(distinct);
+    for (auto& key : keys) key = rng() & maxKey;
+    keys.push_back(0);
+    keys.push_back(maxKey);
+    std::vector<std::vector<std::uint64_t>> runs(k);
+    std::uint64_t total = 0;
+    for (auto& run : runs) {
+      run.resize(rng() % 4 == 0 ? 0 : rng() % 60);
+      for (auto& key : run) key = keys[rng() % keys.size()];
+      std::sort(run.begin(), run.end());
+      total += run.size();
+    }
+    std::vector<std::uint64_t> boundaries;
+    for (std::uint64_t r = 0; r <= total; ++r) boundaries.push_back(r);
+    int rounds = 0;
+    const auto take =
+        cuda::splitSortedRuns(boundaries, maxKey, [&](const std::vector<std::uint64_t>& p) {
+          ++rounds;
+          return ranksOf(runs, p);
+        });
+    ASSERT_EQ(take.size(), boundaries.size());
+    for (std::size_t b = 0; b < boundaries.size(); ++b)
+      ASSERT_EQ(take[b], takenBy(runs, boundaries[b]))
+          << "trial " << trial << ", rank " << boundaries[b];
+    EXPECT_LE(rounds, bits + 1);  // a binary search on the key, all boundaries at once
+  }
+}
+
+TEST(SortSplit, NoBoundariesAskNothing) {
+  int rounds = 0;
+  const auto take = cuda::splitSortedRuns({}, 255, [&](const std::vector<std::uint64_t>&) {
+    ++rounds;
+    return cuda::RunRanks{};
+  });
+  EXPECT_TRUE(take.empty());
+  EXPECT_EQ(rounds, 0);
 }
 
 // ---- the table path, through the Backend interface

@@ -24,6 +24,12 @@ class ShardedNatives : public NativeKernels {
  public:
   // The transitive closure (NativeKernels::transitiveClosure) of an n x n table split by rows.
   virtual bool closureParts(const ShardedValue& table, std::uint64_t n) { return false; }
+  // SORT (NativeKernels::sortRows) of a table of `cols` columns split by rows, its control slice
+  // `marks` split the same way.
+  virtual bool sortParts(const ShardedValue& table, const ShardedValue& marks, std::uint64_t cols,
+                         std::uint64_t first, std::uint64_t len, KeyKind kind, bool descending) {
+    return false;
+  }
 };
 
 }  // namespace star
