@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "bench/SortBenchUtil.cuh"
-#include "runtime-cuda/CudaBackend.h"
 #include "runtime-cpu/CpuBackend.h"
+#include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/MultiGpuNatives.h"
 #include "runtime-cuda/kernels/RowSort.h"
@@ -59,6 +59,7 @@ double timeBackendSort(Backend& b, const std::vector<std::uint64_t>& host, std::
                        unsigned cols, int runs, std::vector<std::uint64_t>& out) {
   const std::uint64_t words = (rows + 63) / 64;
   const std::vector<std::uint64_t> ones(words, ~std::uint64_t{0});
+  b.makeCurrent();  // (the other backend may have left another GPU current)
   const Handle th = b.createTable();
   const Handle xh = b.createBits();
   b.writeBits(xh, rows, ones.data());
@@ -94,17 +95,20 @@ int multiGpu(const std::vector<int>& log2Rows, int runs) {
   parts.host = makeCpuBackend();
   parts.natives = makeMultiGpuNatives(devices);
   auto many = makeShardedBackend(std::move(parts));
-  std::printf("SORT of all rows by a 32-bit unsigned key, Backend::sortRows + synchronize(), "
-              "median of %d runs.\nGPUs: %d x %s.\n\n",
-              runs, devices, one->device().c_str());
-  std::printf("| rows | columns | 1 GPU | %d GPUs (NCCL) | speed-up | results |\n"
-              "|---:|---:|---:|---:|---:|:---:|\n",
-              devices);
+  std::printf(
+      "SORT of all rows by a 32-bit unsigned key, Backend::sortRows + synchronize(), "
+      "median of %d runs.\nGPUs: %d x %s.\n\n",
+      runs, devices, one->device().c_str());
+  std::printf(
+      "| rows | columns | 1 GPU | %d GPUs (NCCL) | speed-up | results |\n"
+      "|---:|---:|---:|---:|---:|:---:|\n",
+      devices);
   for (int lg : log2Rows) {
     const std::uint64_t rows = std::uint64_t{1} << lg;
     const std::uint64_t words = (rows + 63) / 64;
     for (unsigned cols : {32u, 64u}) {
       std::vector<std::uint64_t> host;
+      one->makeCurrent();
       {
         DeviceBuffer<std::uint32_t> keys(rows), values(rows);
         DeviceBuffer<std::uint64_t> table(cols * words);
@@ -211,7 +215,7 @@ int main(int argc, char** argv) {
           },
           [&] {
             if (!star::cuda::sortTableRows(ctx, table.get(), rows, cols, x.get(), nullptr, 0, 32,
-                                             KeyKind::Unsigned, false)) {
+                                           KeyKind::Unsigned, false)) {
               std::fprintf(stderr, "sort_table_rows declined\n");
               std::exit(1);
             }

@@ -2,6 +2,14 @@
 // Handle; primitives work a 64-bit word at a time and run synchronously.
 #include "runtime-cpu/CpuBackend.h"
 
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <fstream>
+#include <limits>
+#include <new>
+#include <utility>
+
 #include "core/Interrupt.h"
 #include "core/MemoryLimit.h"
 #include "runtime-cpu/NBodyReference.h"
@@ -11,14 +19,6 @@
 #include "vm/backend/HandleTable.h"
 #include "vm/backend/NativeKernels.h"
 #include "vm/backend/ParallelPlan.h"
-
-#include <algorithm>
-#include <bit>
-#include <cassert>
-#include <fstream>
-#include <limits>
-#include <new>
-#include <utility>
 
 namespace star {
 namespace {
@@ -73,13 +73,16 @@ std::string cpuModel() {
 // A value: its words and shape.
 struct Value {
   std::vector<Word> words;
-  std::uint64_t length = 0;  // bits of a vector, rows of a table
-  std::uint64_t cols = 0;    // tables only
+  std::uint64_t length = 0;   // bits of a vector, rows of a table
+  std::uint64_t cols = 0;     // tables only
   std::uint64_t counted = 0;  // bytes of words' capacity counted against the memory limit
 
   Value() = default;
   Value(Value&& o) noexcept
-      : words(std::move(o.words)), length(o.length), cols(o.cols), counted(std::exchange(o.counted, 0)) {}
+      : words(std::move(o.words)),
+        length(o.length),
+        cols(o.cols),
+        counted(std::exchange(o.counted, 0)) {}
   Value& operator=(Value&& o) noexcept {
     if (this != &o) {
       releaseMemory(counted);
@@ -235,9 +238,7 @@ class CpuBackend final : public Backend,
     }
   }
 
-  bool getBit(Handle v, std::uint64_t i) override {
-    return (vec(v).words[i / 64] >> (i % 64)) & 1;
-  }
+  bool getBit(Handle v, std::uint64_t i) override { return (vec(v).words[i / 64] >> (i % 64)) & 1; }
 
   void setBit(Handle v, std::uint64_t i, bool bit) override {
     Word& w = vec(v).words[i / 64];
@@ -397,7 +398,7 @@ class CpuBackend final : public Backend,
   void readTable(Handle t, std::vector<std::uint64_t>& out) override { read(tab(t), out); }
 
   void writeTable(Handle t, std::uint64_t rows, std::uint64_t cols,
-                   const std::uint64_t* words) override {
+                  const std::uint64_t* words) override {
     Value& s = tab(t);
     shapeTable(s, rows, cols);
     std::copy_n(words, s.words.size(), s.words.data());
@@ -423,7 +424,9 @@ class CpuBackend final : public Backend,
   std::uint64_t* wordsOf(Handle h) override { return values_.at(h).words.data(); }
   std::uint64_t rowsOf(Handle h) override { return values_.at(h).length; }
   std::uint64_t colsOf(Handle h) override { return values_.at(h).cols; }
-  void assignBits(Handle h, std::uint64_t length, const std::uint64_t* w) override { writeBits(h, length, w); }
+  void assignBits(Handle h, std::uint64_t length, const std::uint64_t* w) override {
+    writeBits(h, length, w);
+  }
 
   // ---- the device engine on host threads (runtime-cpu/ThreadEngine.h) ----------------------
   DeviceEngine* deviceEngine() override {
@@ -443,7 +446,8 @@ class CpuBackend final : public Backend,
     // part of the vector (zeros beyond the value's own words, as the layout requires) so that
     // setShape can keep what the engine wrote there; setShape trims the vector again.
     v.words.resize(v.words.capacity(), 0);
-    return engine::Shape{v.words.data(), v.length, table ? v.cols : 1, v.words.size(), table ? 2u : 1u, 0};
+    return engine::Shape{v.words.data(), v.length,        table ? v.cols : 1,
+                         v.words.size(), table ? 2u : 1u, 0};
   }
   void setShape(std::uint32_t h, std::uint64_t rows, std::uint64_t cols) override {
     Value& v = values_.at(h);
@@ -453,6 +457,32 @@ class CpuBackend final : public Backend,
     v.words.resize((table ? cols : 1) * wordsForBits(rows));  // never beyond what it had
   }
 
+  // One pass: the rows that gain (GAIN, from columns u and v) OR'ed into every column of v's row.
+  bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
+    Value& adjacency = tab(a);
+    Value& closure = tab(c);
+    const std::uint64_t n = closure.length;
+    const std::uint64_t wpc = wordsForBits(n);
+    auto bit = [wpc](const Value& t, std::uint64_t row, std::uint64_t col) {
+      return (t.words[col * wpc + row / 64] >> (row % 64)) & 1;
+    };
+    const bool reaches = bit(closure, u, v) != 0;
+    if (bit(adjacency, u, v) != 0) return reaches;  // nothing to do, or the body's error
+    adjacency.words[v * wpc + u / 64] |= Word{1} << (u % 64);
+    if (reaches) return true;
+    if (closure_row_.size() < wpc) resizeWords(closure_row_, wpc);  // grows only
+    Word* const gain = closure_row_.data();
+    const Word* colU = closure.words.data() + u * wpc;
+    const Word* colV = closure.words.data() + v * wpc;
+    for (std::uint64_t q = 0; q < wpc; ++q) gain[q] = colU[q] & ~colV[q];
+    gain[u / 64] |= Word{1} << (u % 64);  // u itself (it does not reach v)
+    // Whether column j changes (row v of it) lies in column j, which only its own step writes.
+    for (std::uint64_t j = 0; j < n; ++j) {
+      if (j != v && bit(closure, v, j) == 0) continue;
+      orInto(closure.words.data() + j * wpc, gain, wpc);
+    }
+    return true;
+  }
 
   bool transitiveClosure(Handle t) override {
     Value& s = tab(t);
@@ -487,7 +517,7 @@ class CpuBackend final : public Backend,
   // MINROW / MAXROW as the model does it, one whole column at a time: for each column of the
   // field, most significant first, keep the candidates with a 0 (max: a 1) there if any has one.
   bool extremeRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, bool max,
-                    Handle z) override {
+                   Handle z) override {
     const Value& st = tab(t);
     const std::uint64_t wpc = wordsForBits(st.length);
     const std::vector<Word>& xs = vec(x).words;
@@ -527,29 +557,31 @@ class CpuBackend final : public Backend,
       for (std::uint64_t e = 0; e < wpc; ++e) {
         const Word a = col[e], c = carry[e];
         col[e] = a ^ (mask[e] & (bit ? ~c : c));
-        if (!subtract) carry[e] = bit ? (a | c) : (a & c);
-        else carry[e] = bit ? (c | ~a) : (c & ~a);
+        if (!subtract)
+          carry[e] = bit ? (a | c) : (a & c);
+        else
+          carry[e] = bit ? (c | ~a) : (c & ~a);
       }
     }
     return true;
   }
 
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
-                 bool descending) override {
+                bool descending) override {
     Value& st = tab(t);
     return cpu::sortTableRows(st.words.data(), st.length, st.cols, vec(x).words.data(), nullptr,
-                                first, len, kind, descending);
+                              first, len, kind, descending);
   }
 
   bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
-                    KeyKind kind, bool descending) override {
+                   KeyKind kind, bool descending) override {
     Value& st = tab(t);
     return cpu::sortTableRows(st.words.data(), st.length, st.cols, vec(x).words.data(),
-                                vec(heads).words.data(), first, len, kind, descending);
+                              vec(heads).words.data(), first, len, kind, descending);
   }
 
   bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
-                    std::vector<double>& fz) override {
+                   std::vector<double>& fz) override {
     cpu::nbodyForces(s, fx, fy, fz);
     return true;
   }

@@ -154,9 +154,15 @@ class MultiGpuNatives final : public ShardedNatives {
       }
     }
     group_->exchange(transfers, streams);
+    // Every merge (which may fail to allocate) before any block is written: a failure leaves the
+    // table as it was.
     for (std::size_t h = 0; h < k; ++h) {
       t.devices[h]->makeCurrent();
-      shard[h]->mergeAndWriteBack(runs[h]);
+      shard[h]->merge(runs[h]);
+    }
+    for (std::size_t h = 0; h < k; ++h) {
+      t.devices[h]->makeCurrent();
+      shard[h]->writeBack();
     }
     t.devices[0]->makeCurrent();
     return true;

@@ -308,6 +308,15 @@ class ShardedBackend final : public Backend, public NativeKernels {
     });
   }
 
+  // On device 0 when both tables lie there whole; else the Star body runs across the devices.
+  bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
+    const Value& adjacency = values_.table(a);
+    const Value& closure = values_.table(c);
+    if (!layout_.whole(adjacency.rows) || !layout_.whole(closure.rows)) return false;
+    NativeKernels* n = on(0).nativeKernels();
+    return n && n->closureInsert(adjacency.part[0], closure.part[0], u, v);
+  }
+
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
                 bool descending) override {
     const Value& table = values_.table(t);

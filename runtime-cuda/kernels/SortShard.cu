@@ -1,11 +1,17 @@
 // SortShard.h. The records and kernels are RowSort.cu's (RowSortKernels.cuh); what is new is the
 // rank search (one thread per bound, binary search in the sorted run) and the merge of the
-// incoming runs: pairwise, adjacent runs first, with cub::DeviceMerge — the implementation
-// thrust::merge_by_key runs, which thrust documents as stable (the first range's element first
-// among equals), so merging adjacent runs level by level keeps the earlier GPU's records first.
-#include <cub/device/device_merge.cuh>
+// incoming runs: pairwise, adjacent runs first, with thrust::merge_by_key (thrust::merge for
+// keys alone), which thrust documents as stable — the first range's element first among equals
+// (cub::DeviceMerge, which it runs on, promises no order among equals) — so merging adjacent
+// runs level by level keeps the earlier GPU's records first. Its scratch comes from the
+// context's stream-ordered pool and it does not wait for the stream (par_nosync).
+#include <thrust/merge.h>
+#include <thrust/system/cuda/execution_policy.h>
+
+#include <cstddef>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <stdexcept>
 
 #include "runtime-cuda/kernels/RowSortKernels.cuh"
 #include "runtime-cuda/kernels/SortShard.h"
@@ -41,8 +47,21 @@ __global__ void rankKernel(const K* __restrict__ keys, std::uint64_t n, Probes p
     __threadfence_system();
   }
   __syncthreads();
-  if (i == 0) reinterpret_cast<volatile std::uint64_t*>(host)[0] = ticket;
+  if (i == 0) {
+    __threadfence_system();  // every bound before the ticket
+    reinterpret_cast<volatile std::uint64_t*>(host)[0] = ticket;
+  }
 }
+
+// thrust's temporary storage, from the context's stream-ordered pool.
+struct PoolAllocator {
+  using value_type = char;
+  DeviceContext* ctx;
+  char* allocate(std::ptrdiff_t bytes) {
+    return reinterpret_cast<char*>(ctx->allocate((static_cast<std::uint64_t>(bytes) + 15) / 8));
+  }
+  void deallocate(char* p, std::size_t) { ctx->release(reinterpret_cast<std::uint64_t*>(p)); }
+};
 
 }  // namespace
 
@@ -60,7 +79,8 @@ struct SortShard::Impl {
   virtual const void* sortedValues() const = 0;
   virtual void* incomingKeys() = 0;
   virtual void* incomingValues() = 0;
-  virtual void mergeAndWriteBack(const std::vector<std::uint64_t>& runs) = 0;
+  virtual void merge(const std::vector<std::uint64_t>& runs) = 0;
+  virtual void writeBack() = 0;
 };
 
 namespace {
@@ -132,13 +152,14 @@ class Records final : public SortShard::Impl {
   }
 
   void queueRanks(const std::vector<std::uint64_t>& probes) override {
+    if (probes.size() > SortShard::kMaxProbes) throw std::logic_error("SortShard: too many probes");
     Probes p{};
     p.count = static_cast<unsigned>(probes.size());
     for (unsigned b = 0; b < p.count; ++b) p.key[b] = probes[b];
     area_ = ctx_.mappedArea(1 + 2 * SortShard::kMaxProbes);
     ticket_ = ctx_.nextTicket();
-    rankKernel<K><<<1, 2 * SortShard::kMaxProbes, 0, ctx_.stream()>>>(marked_ == 0 ? nullptr : key(sorted_),
-                                                           marked_, p, area_.device, ticket_);
+    rankKernel<K><<<1, 2 * SortShard::kMaxProbes, 0, ctx_.stream()>>>(
+        marked_ == 0 ? nullptr : key(sorted_), marked_, p, area_.device, ticket_);
     checkLaunch("rank_kernel");
     probes_ = p.count;
   }
@@ -158,27 +179,30 @@ class Records final : public SortShard::Impl {
   void* incomingKeys() override { return key(1 - sorted_); }
   void* incomingValues() override { return keysOnly_ ? nullptr : value(1 - sorted_); }
 
-  void mergeAndWriteBack(const std::vector<std::uint64_t>& runs) override {
+  void merge(const std::vector<std::uint64_t>& runs) override {
+    merged_ = 1 - sorted_;
     if (marked_ == 0) return;
-    const cudaStream_t stream = ctx_.stream();
-    // Runs as [start, end) in the buffer `at`; each level merges neighbours into the other one.
+    // Runs as [start, end) in the buffer merged_; each level merges neighbours into the other.
     std::vector<std::uint64_t> bounds{0};
     for (std::uint64_t r : runs) bounds.push_back(bounds.back() + r);
-    int at = 1 - sorted_;
     while (bounds.size() > 2) {
       std::vector<std::uint64_t> next{0};
       for (std::size_t i = 0; i + 1 < bounds.size(); i += 2) {
         const std::uint64_t a = bounds[i], b = bounds[i + 1];
         const std::uint64_t c = i + 2 < bounds.size() ? bounds[i + 2] : b;
-        merge(at, a, b, c);
+        mergePair(merged_, a, b, c);
         next.push_back(c);
       }
       bounds = std::move(next);
-      at = 1 - at;
+      merged_ = 1 - merged_;
     }
+  }
+
+  void writeBack() override {
+    if (marked_ == 0) return;
     writeBackKernel<K, V>
-        <<<tileGrid(ctx_.launch(), view_.words), Policy::kTileThreads, 0, stream>>>(
-            view_, payload_, key(at), keysOnly_ ? nullptr : value(at), nullptr);
+        <<<tileGrid(ctx_.launch(), view_.words), Policy::kTileThreads, 0, ctx_.stream()>>>(
+            view_, payload_, key(merged_), keysOnly_ ? nullptr : value(merged_), nullptr);
     checkLaunch("write_back_kernel");
   }
 
@@ -188,7 +212,7 @@ class Records final : public SortShard::Impl {
 
   // Buffer 1 - at, [a, c) := the stable merge of buffer at's [a, b) and [b, c) (a copy when one
   // of them is empty).
-  void merge(int at, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  void mergePair(int at, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
     const cudaStream_t stream = ctx_.stream();
     const int to = 1 - at;
     if (a == b || b == c) {
@@ -201,19 +225,17 @@ class Records final : public SortShard::Impl {
               "cudaMemcpyAsync");
       return;
     }
-    const auto n1 = static_cast<std::int64_t>(b - a), n2 = static_cast<std::int64_t>(c - b);
+    PoolAllocator pool{&ctx_};
+    const auto policy = thrust::cuda::par_nosync(pool).on(stream);
+    const K* k = key(at);
     if (keysOnly_) {
-      cubCall(ctx_, "cub::DeviceMerge::MergeKeys", [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceMerge::MergeKeys(temp, bytes, key(at) + a, n1, key(at) + b, n2,
-                                           key(to) + a, ::cuda::std::less<K>{}, stream);
-      });
+      thrust::merge(policy, k + a, k + b, k + b, k + c, key(to) + a);
     } else {
-      cubCall(ctx_, "cub::DeviceMerge::MergePairs", [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceMerge::MergePairs(temp, bytes, key(at) + a, value(at) + a, n1,
-                                            key(at) + b, value(at) + b, n2, key(to) + a,
-                                            value(to) + a, ::cuda::std::less<K>{}, stream);
-      });
+      const V* v = value(at);
+      thrust::merge_by_key(policy, k + a, k + b, k + b, k + c, v + a, v + b, key(to) + a,
+                           value(to) + a);
     }
+    checkLaunch("thrust::merge");
   }
 
   DeviceContext& ctx_;
@@ -225,7 +247,8 @@ class Records final : public SortShard::Impl {
   const std::uint64_t* x_;
   std::uint64_t marked_ = 0;
   std::unique_ptr<SortScratch> keys_[2], values_[2];
-  int sorted_ = 0;
+  int sorted_ = 0;  // the buffer of the locally sorted records
+  int merged_ = 0;  // the buffer of the merged records
   DeviceContext::MappedArea area_;
   std::uint64_t ticket_ = 0;
   unsigned probes_ = 0;
@@ -294,8 +317,11 @@ void* SortShard::incomingKeys() {
 void* SortShard::incomingValues() {
   return impl_->incomingValues();
 }
-void SortShard::mergeAndWriteBack(const std::vector<std::uint64_t>& runs) {
-  impl_->mergeAndWriteBack(runs);
+void SortShard::merge(const std::vector<std::uint64_t>& runs) {
+  impl_->merge(runs);
+}
+void SortShard::writeBack() {
+  impl_->writeBack();
 }
 
 }  // namespace star::cuda

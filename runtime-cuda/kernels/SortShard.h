@@ -21,8 +21,8 @@ class DeviceContext;
 
 class SortShard {
  public:
-  // Probes one ranks() round answers (boundaries between GPUs: up to 9 GPUs).
-  static constexpr unsigned kMaxProbes = 8;
+  // Probes one ranks() round answers (boundaries between GPUs: up to 16 GPUs, --devices' limit).
+  static constexpr unsigned kMaxProbes = 15;
   // Whether a block of this shape can take part: the columns outside the key travel in the
   // record (at most 64 of them), and a block's records are numbered with 32 bits.
   static bool handles(std::uint64_t rows, std::uint64_t cols, std::uint64_t len);
@@ -56,8 +56,10 @@ class SortShard {
   void* incomingKeys();
   void* incomingValues();
   // 5. The incoming records, one sorted run per source GPU in source order (their lengths sum to
-  //    marked()), merged stably and written into the block's marked rows in order.
-  void mergeAndWriteBack(const std::vector<std::uint64_t>& runs);
+  //    marked()), merged stably (merge: scratch from the pool, so it may throw; run it on every
+  //    GPU first), then written into the block's marked rows in order (writeBack: no allocation).
+  void merge(const std::vector<std::uint64_t>& runs);
+  void writeBack();
 
   struct Impl;
 

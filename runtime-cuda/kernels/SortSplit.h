@@ -5,7 +5,7 @@
 // merged order, found exactly by a binary search on the key, all boundaries at once: each round
 // asks every run, for one probe key per boundary, how many of its records have a key below the
 // probe and how many one not above it. Host code only, with no GPU in it, so it is tested without
-// one; at most 64 rounds (the key's bits).
+// one; at most 65 rounds (one per bit of the key, and the last).
 #pragma once
 
 #include <algorithm>

@@ -7,14 +7,12 @@
 // the asynchronous GPU work runs in program order. The GPU subjects skip when no GPU is usable
 // (two for the sharded one); the sharded ones split at every 64-bit word (the least block), so
 // that every primitive meets values that cross the devices.
-#include <cstdlib>
 #include <gtest/gtest.h>
-
-#include "core/MemoryLimit.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <ios>
 #include <iterator>
 #include <memory>
@@ -24,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/MemoryLimit.h"
 #include "runtime-cpu/CpuBackend.h"
 #include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/MultiGpuNatives.h"
@@ -56,8 +55,10 @@ constexpr const char* kSubjects[] = {"cuda", "sharded_cpu3", "sharded_cuda"};
 // Split at every word (the least block), so that every value crosses the devices.
 std::unique_ptr<Backend> sharded(std::vector<std::unique_ptr<Backend>> devices,
                                  std::unique_ptr<ShardedNatives> natives = nullptr) {
-  return makeShardedBackend({.devices = std::move(devices), .host = makeCpuBackend(),
-                             .minWords = 1, .natives = std::move(natives)});
+  return makeShardedBackend({.devices = std::move(devices),
+                             .host = makeCpuBackend(),
+                             .minWords = 1,
+                             .natives = std::move(natives)});
 }
 
 class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
@@ -91,8 +92,7 @@ class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
   // STAR_DIFF_QUICK=1 (set for the compute-sanitizer runs, which are ~500x slower) keeps one
   // length per interesting class.
   std::vector<std::uint64_t> lengths(int random_count = 12) {
-    if (std::getenv("STAR_DIFF_QUICK"))
-      return {1u, 2u, 63u, 64u, 65u, 127u, 129u, 1025u, 65537u};
+    if (std::getenv("STAR_DIFF_QUICK")) return {1u, 2u, 63u, 64u, 65u, 127u, 129u, 1025u, 65537u};
     std::vector<std::uint64_t> v;
     for (std::uint64_t n = 1; n <= 130; ++n) v.push_back(n);
     for (std::uint64_t n : {191u, 192u, 193u, 1023u, 1024u, 1025u, 4097u, 16384u, 65535u, 65536u,
@@ -771,8 +771,8 @@ TEST_P(CudaDifferentialTest, LargeVectorReductions) {
   const Pair small = bits(1000, Pattern::Half);
   for (std::uint64_t n : sizes) {
     SCOPED_TRACE(at(n));
-    for (Pattern p : {Pattern::Zero, Pattern::Last, Pattern::Single, Pattern::Sparse,
-                      Pattern::Half}) {
+    for (Pattern p :
+         {Pattern::Zero, Pattern::Last, Pattern::Single, Pattern::Sparse, Pattern::Half}) {
       SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)));
       const Pair v = bits(n, p);
       const Pair w = bits();
@@ -1004,8 +1004,8 @@ TEST_P(CudaDifferentialTest, TransitiveClosureSpecialCases) {
 // field of each row read on the host as an unsigned integer (its first column most significant).
 
 // Field [first, first + len) of row i of a column-major table of `rows` rows, as a number.
-std::uint64_t fieldValue(const Words& t, std::uint64_t rows, std::uint64_t first,
-                          std::uint64_t len, std::uint64_t i) {
+std::uint64_t fieldValue(const Words& t, std::uint64_t rows, std::uint64_t first, std::uint64_t len,
+                         std::uint64_t i) {
   const std::uint64_t wpc = wordsForBits(rows);
   std::uint64_t v = 0;
   for (std::uint64_t j = first; j < first + len; ++j)
@@ -1019,7 +1019,7 @@ bool bitOf(const Words& w, std::uint64_t i) {
 
 // The rows of x whose field is least (greatest) among the rows of x; len <= 64.
 Words extremeOracle(const Words& t, std::uint64_t rows, const Words& x, std::uint64_t first,
-                     std::uint64_t len, bool max) {
+                    std::uint64_t len, bool max) {
   Words z(wordsForBits(rows), 0);
   bool found = false;
   std::uint64_t best = 0;
@@ -1037,7 +1037,7 @@ Words extremeOracle(const Words& t, std::uint64_t rows, const Words& x, std::uin
 
 // The table after field [first, first + len) += (or -=) the number `v` in the rows of x; len <= 64.
 Words addFieldOracle(Words t, std::uint64_t rows, const Words& x, std::uint64_t first,
-                       std::uint64_t len, std::uint64_t v, bool subtract) {
+                     std::uint64_t len, std::uint64_t v, bool subtract) {
   const std::uint64_t wpc = wordsForBits(rows);
   const std::uint64_t mask = len == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1;
   for (std::uint64_t i = 0; i < rows; ++i) {
@@ -1070,7 +1070,7 @@ std::uint64_t wordValue(const Words& w, std::uint64_t len) {
 
 // Rows drawn from `distinct` random rows (many ties when distinct is small), column-major.
 Words tiedTable(std::mt19937_64& rng, std::uint64_t rows, std::uint64_t cols,
-                 std::uint64_t distinct) {
+                std::uint64_t distinct) {
   std::vector<Words> protos(distinct, Words(wordsForBits(cols), 0));
   for (Words& p : protos)
     for (std::uint64_t j = 0; j < cols; ++j)
@@ -1099,7 +1099,7 @@ std::vector<std::uint64_t> fieldRows() {
 // [first, first + len) choices for a table of `cols` columns: the whole row, the first and the
 // last column, an empty field, and random ones.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> fieldsOf(std::mt19937_64& rng,
-                                                               std::uint64_t cols) {
+                                                              std::uint64_t cols) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> f = {
       {0, cols}, {0, 1}, {cols - 1, 1}, {rng() % cols, 0}};
   for (int k = 0; k < 2; ++k) {
@@ -1173,8 +1173,9 @@ TEST_P(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     Words xw;
     gpu_->readBits(x.gpu, xw);
     for (bool max : {false, true}) {
-      both(
-          [&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(x), 0, cols, max, h(z))); });
+      both([&](Backend& b, auto h) {
+        ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(x), 0, cols, max, h(z)));
+      });
       ASSERT_TRUE(same(z));
       Words g;
       gpu_->readBits(z.gpu, g);
@@ -1182,7 +1183,9 @@ TEST_P(CudaDifferentialTest, ExtremeRowsSpecialCases) {
     }
     // An empty x gives an empty z.
     const Pair none = bits(rows, Pattern::Zero);
-    both([&](Backend& b, auto h) { ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(none), 2, 5, true, h(z))); });
+    both([&](Backend& b, auto h) {
+      ASSERT_TRUE(b.nativeKernels()->extremeRows(h(t), h(none), 2, 5, true, h(z)));
+    });
     ASSERT_TRUE(same(z));
     EXPECT_EQ(gpu_->count(z.gpu), 0u);
     // x aliasing z, several searches queued before a read: each narrows the last one's result
@@ -1241,8 +1244,8 @@ TEST_P(CudaDifferentialTest, SortRows) {
   const bool quick = std::getenv("STAR_DIFF_QUICK") != nullptr;
   const std::vector<std::uint64_t> sizes =
       quick ? std::vector<std::uint64_t>{1, 65, 2049, 100000}
-            : std::vector<std::uint64_t>{1, 63, 64, 65, 130, 1000, 2049, 64 * 1024 + 1, 100000,
-                                         300000};
+            : std::vector<std::uint64_t>{1,      63,    64, 65, 130, 1000, 2049, 64 * 1024 + 1,
+                                         100000, 300000};
   struct Shape {
     std::uint64_t len, others;
     KeyKind kind;
@@ -1257,7 +1260,10 @@ TEST_P(CudaDifferentialTest, SortRows) {
       const std::uint64_t first = below(shape.others + 1);
       const std::uint64_t distinct = 1 + below(rows % 2 == 0 ? 3 : 50);
       const Words tw = tiedKeys(rng_, rows, cols, first, shape.len, distinct);
-      for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Sparse}) {
+      // (Single and Last: every marked row in one device's block, so that some blocks receive
+      // all the records and others none.)
+      for (Pattern px : {Pattern::Ones, Pattern::Half, Pattern::Zero, Pattern::Sparse,
+                         Pattern::Single, Pattern::Last}) {
         const bool descending = below(2) == 1;
         SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols) + ", key " +
                      std::to_string(first) + "+" + std::to_string(shape.len) + " kind " +
@@ -1312,8 +1318,7 @@ TEST_P(CudaDifferentialTest, AddField) {
             const std::uint64_t vn = wordValue(vw, len);
             Words g;
             gpu_->readTable(t.gpu, g);
-            ASSERT_TRUE(
-                sameWords(addFieldOracle(before, rows, xw, first, len, vn, subtract), g));
+            ASSERT_TRUE(sameWords(addFieldOracle(before, rows, xw, first, len, vn, subtract), g));
           }
           destroy(v);
         }

@@ -22,6 +22,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "runtime-cuda/DeviceContext.h"
 #include "runtime-cuda/kernels/SegmentedSort.h"
 #include "runtime-cuda/kernels/SortBits.h"
+#include "runtime-cuda/kernels/SortShard.h"
 #include "runtime-cuda/kernels/SortSplit.h"
 #include "vm/backend/NativeKernels.h"
 
@@ -511,8 +513,9 @@ class CudaSortTest : public ::testing::Test {
       hh = heads_is_x ? xh : b.createBits();
       if (!heads_is_x) b.writeBits(hh, t.rows, heads->data());
     }
-    const bool native = heads != nullptr ? b.nativeKernels()->segsortRows(th, xh, hh, first, len, kind, descending)
-                                         : b.nativeKernels()->sortRows(th, xh, first, len, kind, descending);
+    const bool native =
+        heads != nullptr ? b.nativeKernels()->segsortRows(th, xh, hh, first, len, kind, descending)
+                         : b.nativeKernels()->sortRows(th, xh, first, len, kind, descending);
     EXPECT_TRUE(native) << "the CUDA backend declined";
     HostTable out(t.rows, t.cols);
     b.readTable(th, out.words);
@@ -556,6 +559,98 @@ constexpr Shape kShapes[] = {{1, 0, 1},    {8, 2, 5},    {32, 0, 32},   {64, 0, 
 KeyKind kindFor(std::uint64_t len, std::uint64_t pick) {
   if ((len == 32 || len == 64) && pick % 3 == 2) return KeyKind::Float;
   return pick % 2 == 0 ? KeyKind::Unsigned : KeyKind::Signed;
+}
+
+// One GPU's part of a sort across GPUs (SortShard.h) with the runs it would receive made here:
+// the block's records, sorted on the GPU, dealt into five runs (each stays sorted; the third is
+// empty; equal keys land in different runs), merged and written back. The result must be the
+// stable merge: the marked rows by key, equal keys in run order, then in sorted order — a merge
+// tree of three levels with an empty run and an odd one, on any one GPU.
+TEST_F(CudaSortTest, ShardMergesDealtRunsStably) {
+  std::mt19937_64 rng(31);
+  for (const auto& [rows, cols, len] :
+       {std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>{5000, 20, 6},
+        {70000, 45, 40},
+        {3000, 8, 8}}) {
+    SCOPED_TRACE("table " + std::to_string(rows) + "x" + std::to_string(cols) + ", key " +
+                 std::to_string(len));
+    HostTable t(rows, cols);
+    for (auto& w : t.words) w = rng();
+    const std::uint64_t tail = rows % 64 == 0 ? ~0ull : (1ull << (rows % 64)) - 1;
+    for (std::uint64_t c = 0; c < cols; ++c) t.words[c * t.perCol() + t.perCol() - 1] &= tail;
+    Words x(wordsForBits(rows));
+    for (auto& w : x) w = rng() | rng();
+    x.back() &= tail;
+    Backend& b = *gpu_;
+    const Handle th = b.createTable();
+    const Handle xh = b.createBits();
+    b.writeTable(th, rows, cols, t.words.data());
+    b.writeBits(xh, rows, x.data());
+    cuda::DeviceContext& ctx = *cudaContextOf(b);
+    cuda::SortShard shard(ctx, cudaDataOf(b, th), rows, cols, cudaDataOf(b, xh), 0, len,
+                          KeyKind::Unsigned, false);
+    shard.queueCount();
+    const std::uint64_t m = shard.marked();
+    shard.sortLocal();
+    ctx.synchronize();  // (the copies below are on another stream)
+    // The host's stable order of the marked rows, and each one's run.
+    std::vector<std::uint64_t> order;
+    for (std::uint64_t r = 0; r < rows; ++r)
+      if (bitOf(x, r)) order.push_back(r);
+    ASSERT_EQ(order.size(), m);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint64_t p, std::uint64_t q) {
+      return t.field(p, 0, len) < t.field(q, 0, len);
+    });
+    std::vector<int> run(m);
+    for (auto& g : run) g = static_cast<int>(rng() % 4);
+    for (auto& g : run) g += g >= 2 ? 1 : 0;  // runs 0, 1, 3, 4: run 2 stays empty
+    // The sorted records, dealt into the runs in order (bytes: the records' layout is the shard's).
+    const unsigned kb = shard.keyBytes(), vb = shard.valueBytes();
+    std::vector<char> keys(m * kb), values(m * vb), inKeys, inValues;
+    ASSERT_EQ(cudaMemcpy(keys.data(), shard.sortedKeys(), keys.size(), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    if (vb > 0) {
+      ASSERT_EQ(
+          cudaMemcpy(values.data(), shard.sortedValues(), values.size(), cudaMemcpyDeviceToHost),
+          cudaSuccess);
+    }
+    std::vector<std::uint64_t> lengths(5, 0), dealt;
+    for (int g = 0; g < 5; ++g)
+      for (std::uint64_t i = 0; i < m; ++i) {
+        if (run[i] != g) continue;
+        ++lengths[static_cast<std::size_t>(g)];
+        dealt.push_back(order[i]);
+        inKeys.insert(inKeys.end(), keys.begin() + i * kb, keys.begin() + (i + 1) * kb);
+        inValues.insert(inValues.end(), values.begin() + i * vb, values.begin() + (i + 1) * vb);
+      }
+    ASSERT_EQ(
+        cudaMemcpy(shard.incomingKeys(), inKeys.data(), inKeys.size(), cudaMemcpyHostToDevice),
+        cudaSuccess);
+    if (vb > 0) {
+      ASSERT_EQ(cudaMemcpy(shard.incomingValues(), inValues.data(), inValues.size(),
+                           cudaMemcpyHostToDevice),
+                cudaSuccess);
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the uploads, before the merge's stream
+    shard.merge(lengths);
+    shard.writeBack();
+    // Expected: the dealt rows stably sorted by key (so equal keys in run order).
+    std::stable_sort(dealt.begin(), dealt.end(), [&](std::uint64_t p, std::uint64_t q) {
+      return t.field(p, 0, len) < t.field(q, 0, len);
+    });
+    HostTable want = t;
+    std::uint64_t k = 0;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      if (!bitOf(x, r)) continue;
+      for (std::uint64_t c = 0; c < cols; ++c) want.set(r, c, t.get(dealt[k], c));
+      ++k;
+    }
+    HostTable got(rows, cols);
+    b.readTable(th, got.words);
+    EXPECT_TRUE(sameTable(want, got));
+    b.destroy(xh);
+    b.destroy(th);
+  }
 }
 
 TEST_F(CudaSortTest, SweepOfShapesAndSizes) {
@@ -808,8 +903,8 @@ class CudaSegmentedArrayTest : public ::testing::Test {
     padded.resize(host_segments + 1, offsets.back());
     DeviceArray<std::uint32_t> dpadded(padded);
     cuda::segmentedSortPairs<Key, Value>(*ctx_, dk.get(), dkOut.get(), dv.get(), dvOut.get(), n,
-                                           host_segments, device_count ? dpadded.get() : doff.get(),
-                                           device_count ? dcount.get() : nullptr, max_segment);
+                                         host_segments, device_count ? dpadded.get() : doff.get(),
+                                         device_count ? dcount.get() : nullptr, max_segment);
     ctx_->synchronize();
     const std::vector<Key> got_keys = dkOut.read();
     const std::vector<Value> got_values = dvOut.read();

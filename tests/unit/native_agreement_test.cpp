@@ -68,7 +68,8 @@ TEST(NativeAgreement, NativeAndStarBodiesGiveIdenticalResults) {
     for (std::uint64_t i = 0; i < rows; ++i)
       for (std::uint64_t j = 0; j < cols; ++j)
         if (bit(rng)) t.set(i, j);
-    const std::string file = dir.write("t" + std::to_string(trial) + ".txt", star::formatTableText(t));
+    const std::string file =
+        dir.write("t" + std::to_string(trial) + ".txt", star::formatTableText(t));
     const std::uint64_t first = 1 + rng() % cols;
     const std::uint64_t len = rng() % (cols - first + 2);  // 0 .. the columns left
     const std::vector<std::string> args{file, std::to_string(first), std::to_string(len)};
@@ -106,6 +107,115 @@ TEST(NativeAgreement, ErrorsComeFromTheBody) {
     startest::RunResult r = vm.run(c.module, {file, "3", "5"});
     ASSERT_TRUE(r.error);
     EXPECT_EQ(*r.error, "column 5 is out of range 1..4");
+  }
+}
+
+// CLOSURE_INSERT (unit dynpaths): C := the closure of the loaded A, then a sequence of arc
+// insertions (args: the table file, the count, then u v pairs), C printed after each, A at the end.
+const char* kInsertDriver = R"(program InsertAgreement;
+uses graphs, dynpaths;
+var A, C: table; i, k: integer;
+begin
+  LOAD(A, ParamStr(1));
+  C := A;
+  CLOSURE(C);
+  k := StrToInt(ParamStr(2));
+  for i := 1 to k do
+  begin
+    CLOSURE_INSERT(A, C, StrToInt(ParamStr(1 + 2 * i)), StrToInt(ParamStr(2 + 2 * i)));
+    writeln(C)
+  end;
+  writeln(A)
+end.
+)";
+
+TEST(NativeAgreement, ClosureInsertSequencesGiveIdenticalResults) {
+  startest::TempDir dir;
+  startest::Compiled c = startest::compileWithStdlib(dir, kInsertDriver, "insert.star");
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  std::mt19937_64 rng(2027);
+  for (int trial = 0; trial < 120; ++trial) {
+    // Sizes around the word boundaries; sparse graphs, so that insertions create paths.
+    const std::uint64_t n = trial < 8 ? 1 + trial : 1 + rng() % 150;
+    star::TableData t;
+    t.reshape(n, n);
+    std::bernoulli_distribution arc(trial % 3 == 0 ? 0.0 : 1.5 / static_cast<double>(n));
+    for (std::uint64_t i = 0; i < n; ++i)
+      for (std::uint64_t j = 0; j < n; ++j)
+        if (arc(rng)) t.set(i, j);
+    const std::string file =
+        dir.write("a" + std::to_string(trial) + ".txt", star::formatTableText(t));
+    const int k = 25;
+    std::vector<std::string> args{file, std::to_string(k)};
+    std::string u, v;
+    for (int i = 0; i < k; ++i) {
+      if (i % 5 != 4 || u.empty()) {  // every fifth: the previous arc again (already in A)
+        u = std::to_string(1 + rng() % n);
+        v = i % 7 == 3 ? u : std::to_string(1 + rng() % n);  // some loops u -> u
+      }
+      args.push_back(u);
+      args.push_back(v);
+    }
+    Outcome native = runOnce(c.module, args, true);
+    Outcome body = runOnce(c.module, args, false);
+    EXPECT_EQ(native.output, body.output) << "trial " << trial << ": n = " << n;
+    EXPECT_EQ(native.nativeCalls, 1u + k) << "trial " << trial;  // CLOSURE, then every insertion
+    EXPECT_EQ(body.nativeCalls, 0u);
+  }
+}
+
+// The cases CLOSURE_INSERT's body reports (C not the closure of A, a vertex outside 1..n), and A
+// passed as C, run the body: the same message or the same result with natives on and off.
+// Args: the table file, the case, u, v.
+const char* kInsertCasesDriver = R"(program InsertCases;
+uses graphs, dynpaths;
+var A, C: table; CV: slice; u, v: integer;
+begin
+  LOAD(A, ParamStr(1));
+  u := StrToInt(ParamStr(3)); v := StrToInt(ParamStr(4));
+  C := A;
+  CLOSURE(C);
+  if ParamStr(2) = 'not-closure' then begin CV := COL(v, C); CV(u) := 0; COL(v, C) := CV end;
+  if ParamStr(2) = 'aliased' then CLOSURE_INSERT(A, A, u, v) else CLOSURE_INSERT(A, C, u, v);
+  writeln(A);
+  writeln(C)
+end.
+)";
+
+TEST(NativeAgreement, ClosureInsertErrorsComeFromTheBody) {
+  startest::TempDir dir;
+  startest::Compiled c = startest::compileWithStdlib(dir, kInsertCasesDriver, "cases.star");
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  const std::string file = dir.write("a.txt", "0100\n0010\n0000\n1000\n");
+  struct Case {
+    const char* name;
+    const char* u;
+    const char* v;
+    const char* error;  // or nullptr: both runs print the same tables
+  };
+  const Case cases[] = {
+      {"not-closure", "1", "2",
+       "CLOSURE_INSERT: C is not the closure of A: the arc u -> v is missing from it"},
+      {"plain", "0", "2", "CLOSURE_INSERT: the tail u is not a vertex (1..n)"},
+      {"plain", "1", "5", "CLOSURE_INSERT: the head v is not a vertex (1..n)"},
+      {"aliased", "3", "4", nullptr},
+      {"plain", "3", "4", nullptr},
+  };
+  for (const Case& k : cases) {
+    std::string outputs[2];
+    for (bool natives : {true, false}) {
+      startest::Vm vm;
+      vm.interp.enableNatives(natives);
+      startest::RunResult r = vm.run(c.module, {file, k.name, k.u, k.v});
+      if (k.error) {
+        ASSERT_TRUE(r.error) << k.name << " " << k.u << " " << k.v;
+        EXPECT_EQ(*r.error, k.error);
+      } else {
+        ASSERT_FALSE(r.error) << *r.error;
+      }
+      outputs[natives] = r.output;
+    }
+    EXPECT_EQ(outputs[0], outputs[1]) << k.name << " " << k.u << " " << k.v;
   }
 }
 

@@ -28,6 +28,15 @@ class NativeKernels {
   // iff there is a path of one or more arcs from i to j (so P(i, i) = 1 iff i lies on a cycle).
   virtual bool transitiveClosure(Handle t) { return false; }
   //
+  // CLOSURE_INSERT (unit dynpaths): the arc u -> v inserted into the n x n adjacency table a,
+  // whose transitive closure c is kept (0-based u, v; a != c). When a(u, v) = 1 already, nothing
+  // changes if c(u, v) = 1, and the method declines (false, nothing changed) if c(u, v) = 0: c is
+  // not the closure of a, which the Star body reports. Otherwise a(u, v) := 1 and, unless
+  // c(u, v) = 1, every row x with (c(x, u) = 1 or x = u) and c(x, v) = 0 gets a 1 in every column
+  // j with c(v, j) = 1 or j = v (the new paths x ->* u -> v ->* j). Preconditions (checked by the
+  // VM): a and c are n x n tables, u, v < n, a != c.
+  virtual bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) { return false; }
+  //
   // The bit-serial extreme search of MINROW/MAXROW (and their field forms): z := the rows of x
   // whose field of `len` columns starting at column `first` (0-based) of t holds the least
   // (greatest when `max`) unsigned number among the rows of x, ties all marked; z takes length
@@ -54,15 +63,15 @@ class NativeKernels {
   // bit patterns ordered as their totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
   // Preconditions (checked by the VM): len(x) == rows(t), first + len <= cols(t), len valid.
   virtual bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,
-                         bool descending) {
+                        bool descending) {
     return false;
   }
   //
   // SEGSORT (unit sort): sortRows within each group of consecutive rows, independently; a group
   // starts at row 0 and at every row i with heads(i) = 1. Preconditions as sortRows, and
   // len(heads) == rows(t).
-  virtual bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first,
-                            std::uint64_t len, KeyKind kind, bool descending) {
+  virtual bool segsortRows(Handle t, Handle x, Handle heads, std::uint64_t first, std::uint64_t len,
+                           KeyKind kind, bool descending) {
     return false;
   }
   //
@@ -71,7 +80,7 @@ class NativeKernels {
   // reference, in single precision (then widened) on a GPU. Verlet: `steps` velocity-Verlet steps
   // of length dt in double precision on s, forces as nbodyForces computes them.
   virtual bool nbodyForces(const NBodySystem& s, std::vector<double>& fx, std::vector<double>& fy,
-                            std::vector<double>& fz) {
+                           std::vector<double>& fz) {
     return false;
   }
   virtual bool nbodyVerlet(NBodySystem& s, double dt, std::uint64_t steps) { return false; }

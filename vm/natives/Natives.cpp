@@ -22,10 +22,18 @@ bool runNative(NativeId id, Backend& backend, const std::uint64_t* slots,
   for (std::size_t k = 0; k < info.params.size(); ++k) {
     NativeArg& a = call.args[k];
     switch (info.params[k].kind) {
-      case 'I': a.i = static_cast<std::int64_t>(slots[k]); break;
-      case 'R': a.r = std::bit_cast<double>(slots[k]); break;
-      case 'B': a.b = slots[k] != 0; break;
-      default: a.h = static_cast<Handle>(slots[k]); break;  // L, W, T
+      case 'I':
+        a.i = static_cast<std::int64_t>(slots[k]);
+        break;
+      case 'R':
+        a.r = std::bit_cast<double>(slots[k]);
+        break;
+      case 'B':
+        a.b = slots[k] != 0;
+        break;
+      default:
+        a.h = static_cast<Handle>(slots[k]);
+        break;  // L, W, T
     }
   }
   return kEntries[static_cast<std::size_t>(id)](call);
@@ -35,6 +43,25 @@ bool runNative(NativeId id, Backend& backend, const std::uint64_t* slots,
 
 bool nativeTransitiveClosure(const NativeCall& call) {
   return call.kernels.transitiveClosure(call.args[0].h);
+}
+
+// ---- unit dynpaths
+
+// CLOSURE_INSERT(var A, C; u, v): the cases where its body stops with an error (shapes, vertices
+// outside 1..n, an arc of A missing from C), and A and C being one table, run the body.
+bool nativeClosureInsert(const NativeCall& call) {
+  const auto& a = call.args;
+  Backend& b = call.backend;
+  const Handle adjacency = a[0].h, closure = a[1].h;
+  const std::uint64_t n = b.rows(adjacency);
+  if (adjacency == closure || b.cols(adjacency) != n || b.rows(closure) != n ||
+      b.cols(closure) != n)
+    return false;
+  const std::int64_t u = a[2].i, v = a[3].i;
+  if (u < 1 || v < 1 || static_cast<std::uint64_t>(u) > n || static_cast<std::uint64_t>(v) > n)
+    return false;
+  return call.kernels.closureInsert(adjacency, closure, static_cast<std::uint64_t>(u - 1),
+                                    static_cast<std::uint64_t>(v - 1));
 }
 
 // ---- unit assoc
@@ -48,7 +75,8 @@ bool nativeExtremeRows(const NativeCall& call) {
   const std::int64_t first = a[2].i, len = a[3].i;
   const std::uint64_t rows = b.rows(t), cols = b.cols(t);
   if (b.length(x) != rows || len < 0 || (call.isFixed(z) && b.length(z) != rows)) return false;
-  if (len > 0 && (first < 1 || static_cast<std::uint64_t>(first - 1) + static_cast<std::uint64_t>(len) > cols))
+  if (len > 0 &&
+      (first < 1 || static_cast<std::uint64_t>(first - 1) + static_cast<std::uint64_t>(len) > cols))
     return false;
   return call.kernels.extremeRows(t, x, static_cast<std::uint64_t>(len > 0 ? first - 1 : 0),
                                   static_cast<std::uint64_t>(len), a[4].b, z);
@@ -69,7 +97,11 @@ bool fieldArithmetic(const NativeCall& call, bool subtract) {
 }
 }  // namespace
 
-bool nativeAddField(const NativeCall& call) { return fieldArithmetic(call, false); }
-bool nativeSubField(const NativeCall& call) { return fieldArithmetic(call, true); }
+bool nativeAddField(const NativeCall& call) {
+  return fieldArithmetic(call, false);
+}
+bool nativeSubField(const NativeCall& call) {
+  return fieldArithmetic(call, true);
+}
 
 }  // namespace star
