@@ -5,8 +5,9 @@
 // graph is not timed (each call starts from the graph again), the final synchronize is. The GPU
 // result must equal the CPU result wherever both ran. Prints a Markdown table beside the paper's
 // Table 2 (WARSHALL-adapt on a K40) and the H200 peers (bench/RESULTS.md, peer figures).
-// --multi: one GPU against every GPU of the machine (the sharded backend of `star run --devices=all`
-// with its NCCL closure, runtime-cuda/MultiGpuNatives.h; rows split at every 64-row word) at the
+// --multi: one GPU against every GPU of the machine (the sharded backend of `star run
+// --devices=all` with its NCCL closure, runtime-cuda/MultiGpuNatives.h; rows split at every 64-row
+// word) at the
 // --gpu-sizes (default 10000, 20000, 40000), results compared.
 //   usage: closure_bench [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...] [--multi]
 #include <algorithm>
@@ -17,16 +18,16 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/BenchUtil.h"
 #include "runtime-cpu/CpuBackend.h"
 #ifdef STAR_HAVE_CUDA
+#include "bench/MultiGpuBench.h"
 #include "bench/PaperWarshallAdapt.h"
 #include "runtime-cuda/CudaBackend.h"
-#include "runtime-cuda/MultiGpuNatives.h"
-#include "runtime-sharded/ShardedBackend.h"
 #include "vm/backend/NativeKernels.h"
 #endif
 
@@ -100,19 +101,13 @@ const std::map<std::uint64_t, Reference> kReferences = {
 
 #ifdef STAR_HAVE_CUDA
 int multiGpu(std::vector<std::uint64_t> sizes) {
-  const int devices = cudaDeviceCount();
-  if (devices < 2) {
-    std::printf("fewer than two GPUs: nothing to compare\n");
-    return 0;
-  }
-  auto one = makeCudaBackend(0);
-  ShardedParts parts;
-  for (int g = 0; g < devices; ++g) parts.devices.push_back(makeCudaBackend(g));
-  parts.host = makeCpuBackend();
-  parts.minWords = 1;
-  parts.natives = makeMultiGpuNatives(devices);
-  auto many = makeShardedBackend(std::move(parts));
-  std::printf("| n | 1 GPU | %d GPUs (NCCL) | speed-up | results |\n|---|---|---|---|---|\n", devices);
+  std::optional<bench::OneAndAllGpus> gpus = bench::oneAndAllGpus(/*minWords=*/1);
+  if (!gpus) return 0;
+  const int devices = gpus->devices;
+  Backend* one = gpus->one.get();
+  Backend* many = gpus->all.get();
+  std::printf("| n | 1 GPU | %d GPUs (NCCL) | speed-up | results |\n|---|---|---|---|---|\n",
+              devices);
   for (std::uint64_t n : sizes) {
     const TableData graph = bench::randomDigraph(n, 2.0, n);
     const Timing a = timeClosure(*one, graph);
@@ -143,7 +138,8 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--multi") == 0)
       multi = true;
     else {
-      std::fprintf(stderr, "usage: %s [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...] [--multi]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--cpu-only] [--gpu-sizes n,n,...] [--cpu-sizes n,n,...] [--multi]\n",
                    argv[0]);
       return 2;
     }
@@ -231,9 +227,8 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.arcs),
                 static_cast<double>(r.closureOnes) / static_cast<double>(r.n * r.n),
                 seconds(r.cpu.seconds).c_str(), seconds(r.gpu.seconds).c_str(), r.verified,
-                seconds(r.peerKernelPerK).c_str(),
-                seconds(x.paper_k40).c_str(), seconds(x.kernel_per_k).c_str(),
-                seconds(x.tensor_squaring).c_str());
+                seconds(r.peerKernelPerK).c_str(), seconds(x.paper_k40).c_str(),
+                seconds(x.kernel_per_k).c_str(), seconds(x.tensor_squaring).c_str());
   }
   if (!allEqual) {
     std::fprintf(stderr, "GPU and CPU closures differ\n");

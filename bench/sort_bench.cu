@@ -20,16 +20,15 @@
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/MultiGpuBench.h"
 #include "bench/SortBenchUtil.cuh"
-#include "runtime-cpu/CpuBackend.h"
 #include "runtime-cuda/CudaBackend.h"
 #include "runtime-cuda/DeviceContext.h"
-#include "runtime-cuda/MultiGpuNatives.h"
 #include "runtime-cuda/kernels/RowSort.h"
-#include "runtime-sharded/ShardedBackend.h"
 #include "vm/backend/NativeKernels.h"
 
 using namespace star;
@@ -84,17 +83,11 @@ double timeBackendSort(Backend& b, const std::vector<std::uint64_t>& host, std::
 }
 
 int multiGpu(const std::vector<int>& log2Rows, int runs) {
-  const int devices = cudaDeviceCount();
-  if (devices < 2) {
-    std::printf("fewer than two GPUs: nothing to compare\n");
-    return 0;
-  }
-  auto one = makeCudaBackend(0);
-  ShardedParts parts;
-  for (int g = 0; g < devices; ++g) parts.devices.push_back(makeCudaBackend(g));
-  parts.host = makeCpuBackend();
-  parts.natives = makeMultiGpuNatives(devices);
-  auto many = makeShardedBackend(std::move(parts));
+  std::optional<OneAndAllGpus> gpus = oneAndAllGpus();
+  if (!gpus) return 0;
+  const int devices = gpus->devices;
+  Backend* one = gpus->one.get();
+  Backend* many = gpus->all.get();
   std::printf(
       "SORT of all rows by a 32-bit unsigned key, Backend::sortRows + synchronize(), "
       "median of %d runs.\nGPUs: %d x %s.\n\n",
