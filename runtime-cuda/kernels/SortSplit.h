@@ -4,8 +4,9 @@
 // positions. For each boundary r, the number of each run's records among the first r of that
 // merged order, found exactly by a binary search on the key, all boundaries at once: each round
 // asks every run, for one probe key per boundary, how many of its records have a key below the
-// probe and how many one not above it. Host code only, with no GPU in it, so it is tested without
-// one; at most 65 rounds (one per bit of the key, and the last).
+// probe and how many one not above it; a boundary is settled as soon as a probe is the key of the
+// record at its rank (with many equal keys, after a few rounds). Host code only, with no GPU in
+// it, so it is tested without one; at most 65 rounds (one per bit of the key, and the last).
 #pragma once
 
 #include <algorithm>
@@ -48,7 +49,10 @@ std::vector<std::vector<std::uint64_t>> splitSortedRuns(
     const RunRanks ranks = askRanks(probes);
     for (std::size_t b = 0; b < m; ++b) {
       if (lo[b] >= hi[b]) continue;
-      if (sums(ranks, b).second > boundaries[b]) {
+      const auto [below, notAbove] = sums(ranks, b);
+      if (below <= boundaries[b] && boundaries[b] < notAbove) {
+        lo[b] = hi[b] = probes[b];  // the record at rank r has this key: found
+      } else if (notAbove > boundaries[b]) {
         hi[b] = probes[b];
       } else {
         lo[b] = probes[b] + 1;
