@@ -7,6 +7,7 @@
 // the asynchronous GPU work runs in program order. The GPU subjects skip when no GPU is usable
 // (two for the sharded one); the sharded ones split at every 64-bit word (the least block), so
 // that every primitive meets values that cross the devices.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -1378,4 +1379,32 @@ INSTANTIATE_TEST_SUITE_P(Subjects, CudaDifferentialTest, ::testing::ValuesIn(kSu
                          });
 
 }  // namespace
+// makeCudaBackend(g) leaves the calling thread's current device as it found it, and a backend's
+// makeCurrent() selects its own device: the sharded backend and the benchmarks build backends on
+// every GPU and rely on both. Needs two GPUs.
+TEST(CudaBackendDevices, MakingABackendKeepsTheCurrentDevice) {
+  if (cudaDeviceCount() < 2)
+    GTEST_SKIP() << "needs two GPUs; this machine has " << cudaDeviceCount();
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  std::unique_ptr<Backend> zero = makeCudaBackend(0);
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 1);
+  zero->makeCurrent();
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 0);
+  std::unique_ptr<Backend> one = makeCudaBackend(1);
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 0);
+  // Each works on its own device, whichever is current when it is made.
+  for (Backend* b : {zero.get(), one.get()}) {
+    b->makeCurrent();
+    const Handle h = b->createBits();
+    const std::vector<std::uint64_t> w{0x5ull};
+    b->writeBits(h, 3, w.data());
+    EXPECT_EQ(b->count(h), 2u);
+    b->destroy(h);
+  }
+}
+
 }  // namespace star
