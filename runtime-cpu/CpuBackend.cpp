@@ -12,6 +12,7 @@
 
 #include "core/Interrupt.h"
 #include "core/MemoryLimit.h"
+#include "runtime-cpu/ClosureUpdate.h"
 #include "runtime-cpu/NBodyReference.h"
 #include "runtime-cpu/ParallelRun.h"
 #include "runtime-cpu/RowSort.h"
@@ -457,31 +458,20 @@ class CpuBackend final : public Backend,
     v.words.resize((table ? cols : 1) * wordsForBits(rows));  // never beyond what it had
   }
 
-  // One pass: the rows that gain (GAIN, from columns u and v) OR'ed into every column of v's row.
+  // CLOSURE_INSERT / CLOSURE_DELETE (ClosureUpdate.h), on the tables' words; their scratch (six
+  // n-bit slices) grows only, here, where running out of memory is a backend error.
+  void closureScratch(std::uint64_t n) {
+    if (closure_row_.size() < 6 * wordsForBits(n)) resizeWords(closure_row_, 6 * wordsForBits(n));
+  }
   bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
-    Value& adjacency = tab(a);
-    Value& closure = tab(c);
-    const std::uint64_t n = closure.length;
-    const std::uint64_t wpc = wordsForBits(n);
-    auto bit = [wpc](const Value& t, std::uint64_t row, std::uint64_t col) {
-      return (t.words[col * wpc + row / 64] >> (row % 64)) & 1;
-    };
-    const bool reaches = bit(closure, u, v) != 0;
-    if (bit(adjacency, u, v) != 0) return reaches;  // nothing to do, or the body's error
-    adjacency.words[v * wpc + u / 64] |= Word{1} << (u % 64);
-    if (reaches) return true;
-    if (closure_row_.size() < wpc) resizeWords(closure_row_, wpc);  // grows only
-    Word* const gain = closure_row_.data();
-    const Word* colU = closure.words.data() + u * wpc;
-    const Word* colV = closure.words.data() + v * wpc;
-    for (std::uint64_t q = 0; q < wpc; ++q) gain[q] = colU[q] & ~colV[q];
-    gain[u / 64] |= Word{1} << (u % 64);  // u itself (it does not reach v)
-    // Whether column j changes (row v of it) lies in column j, which only its own step writes.
-    for (std::uint64_t j = 0; j < n; ++j) {
-      if (j != v && bit(closure, v, j) == 0) continue;
-      orInto(closure.words.data() + j * wpc, gain, wpc);
-    }
-    return true;
+    closureScratch(tab(c).length);
+    return cpu::closureInsertWords(tab(a).words.data(), tab(c).words.data(), tab(c).length, u, v,
+                                   closure_row_);
+  }
+  bool closureDelete(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
+    closureScratch(tab(c).length);
+    return cpu::closureDeleteWords(tab(a).words.data(), tab(c).words.data(), tab(c).length, u, v,
+                                   closure_row_);
   }
 
   bool transitiveClosure(Handle t) override {

@@ -310,11 +310,22 @@ class ShardedBackend final : public Backend, public NativeKernels {
 
   // On device 0 when both tables lie there whole; else the Star body runs across the devices.
   bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
+    return closureUpdate(a, c, [&](NativeKernels& n, Handle aa, Handle cc) {
+      return n.closureInsert(aa, cc, u, v);
+    });
+  }
+  bool closureDelete(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
+    return closureUpdate(a, c, [&](NativeKernels& n, Handle aa, Handle cc) {
+      return n.closureDelete(aa, cc, u, v);
+    });
+  }
+  template <class F>
+  bool closureUpdate(Handle a, Handle c, F run) {
     const Value& adjacency = values_.table(a);
     const Value& closure = values_.table(c);
     if (!layout_.whole(adjacency.rows) || !layout_.whole(closure.rows)) return false;
     NativeKernels* n = on(0).nativeKernels();
-    return n && n->closureInsert(adjacency.part[0], closure.part[0], u, v);
+    return n && run(*n, adjacency.part[0], closure.part[0]);
   }
 
   bool sortRows(Handle t, Handle x, std::uint64_t first, std::uint64_t len, KeyKind kind,

@@ -4,6 +4,7 @@
 // used the native implementation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -110,11 +111,12 @@ TEST(NativeAgreement, ErrorsComeFromTheBody) {
   }
 }
 
-// CLOSURE_INSERT (unit dynpaths): C := the closure of the loaded A, then a sequence of arc
-// insertions (args: the table file, the count, then u v pairs), C printed after each, A at the end.
-const char* kInsertDriver = R"(program InsertAgreement;
+// CLOSURE_INSERT and CLOSURE_DELETE (unit dynpaths): C := the closure of the loaded A, then a
+// sequence of arc insertions and deletions (args: the table file, the count, then triples: i or
+// d, u, v), C printed after each, A at the end.
+const char* kUpdateDriver = R"(program UpdateAgreement;
 uses graphs, dynpaths;
-var A, C: table; i, k: integer;
+var A, C: table; i, k, u, v: integer;
 begin
   LOAD(A, ParamStr(1));
   C := A;
@@ -122,51 +124,70 @@ begin
   k := StrToInt(ParamStr(2));
   for i := 1 to k do
   begin
-    CLOSURE_INSERT(A, C, StrToInt(ParamStr(1 + 2 * i)), StrToInt(ParamStr(2 + 2 * i)));
+    u := StrToInt(ParamStr(3 * i + 1));
+    v := StrToInt(ParamStr(3 * i + 2));
+    if ParamStr(3 * i) = 'i' then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
     writeln(C)
   end;
   writeln(A)
 end.
 )";
 
-TEST(NativeAgreement, ClosureInsertSequencesGiveIdenticalResults) {
+TEST(NativeAgreement, ClosureUpdateSequencesGiveIdenticalResults) {
   startest::TempDir dir;
-  startest::Compiled c = startest::compileWithStdlib(dir, kInsertDriver, "insert.star");
+  startest::Compiled c = startest::compileWithStdlib(dir, kUpdateDriver, "update.star");
   ASSERT_TRUE(c.ok) << c.diagnostics;
   std::mt19937_64 rng(2027);
+  int deletions = 0;
   for (int trial = 0; trial < 120; ++trial) {
-    // Sizes around the word boundaries; sparse graphs, so that insertions create paths.
+    // Sizes around the word boundaries; graphs from sparse to many cycles.
     const std::uint64_t n = trial < 8 ? 1 + trial : 1 + rng() % 150;
     star::TableData t;
     t.reshape(n, n);
-    std::bernoulli_distribution arc(trial % 3 == 0 ? 0.0 : 1.5 / static_cast<double>(n));
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> arcs;
+    std::bernoulli_distribution arc(trial % 5 == 0 ? 0.0
+                                                   : (1.0 + trial % 3) / static_cast<double>(n));
     for (std::uint64_t i = 0; i < n; ++i)
       for (std::uint64_t j = 0; j < n; ++j)
-        if (arc(rng)) t.set(i, j);
+        if (arc(rng)) {
+          t.set(i, j);
+          arcs.push_back({i + 1, j + 1});
+        }
     const std::string file =
         dir.write("a" + std::to_string(trial) + ".txt", star::formatTableText(t));
-    const int k = 25;
+    const int k = 30;
     std::vector<std::string> args{file, std::to_string(k)};
-    std::string u, v;
+    std::pair<std::uint64_t, std::uint64_t> last{0, 0};
     for (int i = 0; i < k; ++i) {
-      if (i % 5 != 4 || u.empty()) {  // every fifth: the previous arc again (already in A)
-        u = std::to_string(1 + rng() % n);
-        v = i % 7 == 3 ? u : std::to_string(1 + rng() % n);  // some loops u -> u
+      const bool remove = !arcs.empty() && rng() % 2 == 0;
+      std::pair<std::uint64_t, std::uint64_t> e;
+      if (remove) {
+        const std::size_t at = rng() % arcs.size();
+        e = arcs[at];
+        arcs.erase(arcs.begin() + static_cast<std::ptrdiff_t>(at));
+        ++deletions;
+      } else {
+        // Every fifth insertion the previous arc again (already in A when it was inserted).
+        e = i % 5 == 4 && last.first != 0 ? last : std::pair{1 + rng() % n, 1 + rng() % n};
+        if (i % 7 == 3) e.second = e.first;  // some loops u -> u
+        if (std::find(arcs.begin(), arcs.end(), e) == arcs.end()) arcs.push_back(e);
+        last = e;
       }
-      args.push_back(u);
-      args.push_back(v);
+      args.insert(args.end(),
+                  {remove ? "d" : "i", std::to_string(e.first), std::to_string(e.second)});
     }
     Outcome native = runOnce(c.module, args, true);
     Outcome body = runOnce(c.module, args, false);
     EXPECT_EQ(native.output, body.output) << "trial " << trial << ": n = " << n;
-    EXPECT_EQ(native.nativeCalls, 1u + k) << "trial " << trial;  // CLOSURE, then every insertion
+    EXPECT_EQ(native.nativeCalls, 1u + k) << "trial " << trial;  // CLOSURE, then every update
     EXPECT_EQ(body.nativeCalls, 0u);
   }
+  EXPECT_GE(deletions, 1000);
 }
 
-// The cases CLOSURE_INSERT's body reports (C not the closure of A, a vertex outside 1..n), and A
-// passed as C, run the body: the same message or the same result with natives on and off.
-// Args: the table file, the case, u, v.
+// The cases CLOSURE_INSERT's and CLOSURE_DELETE's bodies report (C not the closure of A, a vertex
+// outside 1..n, no arc to delete), and A passed as C, run the body: the same message or the same
+// result with natives on and off. Args: the table file, the case, u, v.
 const char* kInsertCasesDriver = R"(program InsertCases;
 uses graphs, dynpaths;
 var A, C: table; CV: slice; u, v: integer;
@@ -175,14 +196,18 @@ begin
   u := StrToInt(ParamStr(3)); v := StrToInt(ParamStr(4));
   C := A;
   CLOSURE(C);
-  if ParamStr(2) = 'not-closure' then begin CV := COL(v, C); CV(u) := 0; COL(v, C) := CV end;
-  if ParamStr(2) = 'aliased' then CLOSURE_INSERT(A, A, u, v) else CLOSURE_INSERT(A, C, u, v);
+  if (ParamStr(2) = 'not-closure') or (ParamStr(2) = 'delete-not-closure') then
+  begin CV := COL(v, C); CV(u) := 0; COL(v, C) := CV end;
+  if ParamStr(2) = 'aliased' then CLOSURE_INSERT(A, A, u, v)
+  else if ParamStr(2) = 'delete-aliased' then CLOSURE_DELETE(A, A, u, v)
+  else if (ParamStr(2) = 'delete') or (ParamStr(2) = 'delete-not-closure') then CLOSURE_DELETE(A, C, u, v)
+  else CLOSURE_INSERT(A, C, u, v);
   writeln(A);
   writeln(C)
 end.
 )";
 
-TEST(NativeAgreement, ClosureInsertErrorsComeFromTheBody) {
+TEST(NativeAgreement, ClosureUpdateErrorsComeFromTheBody) {
   startest::TempDir dir;
   startest::Compiled c = startest::compileWithStdlib(dir, kInsertCasesDriver, "cases.star");
   ASSERT_TRUE(c.ok) << c.diagnostics;
@@ -200,6 +225,12 @@ TEST(NativeAgreement, ClosureInsertErrorsComeFromTheBody) {
       {"plain", "1", "5", "CLOSURE_INSERT: the head v is not a vertex (1..n)"},
       {"aliased", "3", "4", nullptr},
       {"plain", "3", "4", nullptr},
+      {"delete", "1", "3", "CLOSURE_DELETE: there is no arc u -> v in A"},
+      {"delete-not-closure", "1", "2",
+       "CLOSURE_DELETE: C is not the closure of A: the arc u -> v is missing from it"},
+      {"delete", "5", "1", "CLOSURE_DELETE: the tail u is not a vertex (1..n)"},
+      {"delete-aliased", "1", "2", nullptr},
+      {"delete", "2", "3", nullptr},
   };
   for (const Case& k : cases) {
     std::string outputs[2];

@@ -37,6 +37,12 @@ class NativeKernels {
   // VM): a and c are n x n tables, u, v < n, a != c.
   virtual bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) { return false; }
   //
+  // CLOSURE_DELETE (unit dynpaths): the arc u -> v deleted from a, c kept its closure, as the
+  // Star body computes it step by step (stdlib/dynpaths.star), in its order. Declines (false,
+  // nothing changed) when a(u, v) = 0 or c(u, v) = 0, which the body reports. Preconditions as
+  // closureInsert.
+  virtual bool closureDelete(Handle a, Handle c, std::uint64_t u, std::uint64_t v) { return false; }
+  //
   // The bit-serial extreme search of MINROW/MAXROW (and their field forms): z := the rows of x
   // whose field of `len` columns starting at column `first` (0-based) of t holds the least
   // (greatest when `max`) unsigned number among the rows of x, ties all marked; z takes length

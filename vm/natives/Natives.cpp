@@ -47,9 +47,11 @@ bool nativeTransitiveClosure(const NativeCall& call) {
 
 // ---- unit dynpaths
 
-// CLOSURE_INSERT(var A, C; u, v): the cases where its body stops with an error (shapes, vertices
-// outside 1..n, an arc of A missing from C), and A and C being one table, run the body.
-bool nativeClosureInsert(const NativeCall& call) {
+namespace {
+// CLOSURE_INSERT / CLOSURE_DELETE(var A, C; u, v): the cases where the body stops with an error
+// (shapes, vertices outside 1..n; the arc's own cases the backend declines), and A and C being
+// one table, run the body.
+bool closureUpdate(const NativeCall& call, bool insert) {
   const auto& a = call.args;
   Backend& b = call.backend;
   const Handle adjacency = a[0].h, closure = a[1].h;
@@ -60,8 +62,17 @@ bool nativeClosureInsert(const NativeCall& call) {
   const std::int64_t u = a[2].i, v = a[3].i;
   if (u < 1 || v < 1 || static_cast<std::uint64_t>(u) > n || static_cast<std::uint64_t>(v) > n)
     return false;
-  return call.kernels.closureInsert(adjacency, closure, static_cast<std::uint64_t>(u - 1),
-                                    static_cast<std::uint64_t>(v - 1));
+  const auto tail = static_cast<std::uint64_t>(u - 1), head = static_cast<std::uint64_t>(v - 1);
+  return insert ? call.kernels.closureInsert(adjacency, closure, tail, head)
+                : call.kernels.closureDelete(adjacency, closure, tail, head);
+}
+}  // namespace
+
+bool nativeClosureInsert(const NativeCall& call) {
+  return closureUpdate(call, true);
+}
+bool nativeClosureDelete(const NativeCall& call) {
+  return closureUpdate(call, false);
 }
 
 // ---- unit assoc
