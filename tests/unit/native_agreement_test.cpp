@@ -185,6 +185,82 @@ TEST(NativeAgreement, ClosureUpdateSequencesGiveIdenticalResults) {
   EXPECT_GE(deletions, 1000);
 }
 
+// The same sequences on a C that is not the closure of A (random bits): the bodies still run their
+// steps, and the natives must give their result too, bit for bit, or stop with the same error.
+const char* kUpdateAnyDriver = R"(program UpdateAny;
+uses dynpaths;
+var A, C: table; i, k, u, v: integer;
+begin
+  LOAD(A, ParamStr(1));
+  LOAD(C, ParamStr(2));
+  k := StrToInt(ParamStr(3));
+  for i := 1 to k do
+  begin
+    u := StrToInt(ParamStr(3 * i + 2));
+    v := StrToInt(ParamStr(3 * i + 3));
+    if ParamStr(3 * i + 1) = 'i' then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
+    writeln(C)
+  end;
+  writeln(A)
+end.
+)";
+
+TEST(NativeAgreement, ClosureUpdatesAgreeOnAnyTables) {
+  startest::TempDir dir;
+  startest::Compiled c = startest::compileWithStdlib(dir, kUpdateAnyDriver, "any.star");
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  std::mt19937_64 rng(2029);
+  int completed = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const std::uint64_t n = 1 + rng() % 100;
+    star::TableData a, cl;
+    a.reshape(n, n);
+    cl.reshape(n, n);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> arcs;
+    std::bernoulli_distribution arc(0.05 + 0.1 * (trial % 4)), bit(0.2 + 0.2 * (trial % 4));
+    for (std::uint64_t i = 0; i < n; ++i)
+      for (std::uint64_t j = 0; j < n; ++j) {
+        if (arc(rng)) {
+          a.set(i, j);
+          arcs.push_back({i + 1, j + 1});
+        }
+        if (bit(rng) || a.get(i, j)) cl.set(i, j);  // mostly no error: every arc of A in C
+      }
+    const std::string fa =
+        dir.write("a" + std::to_string(trial) + ".txt", star::formatTableText(a));
+    const std::string fc =
+        dir.write("c" + std::to_string(trial) + ".txt", star::formatTableText(cl));
+    const int k = 12;
+    std::vector<std::string> args{fa, fc, std::to_string(k)};
+    for (int i = 0; i < k; ++i) {
+      // Deletions of arcs of A (now and then of none); insertions anywhere.
+      std::pair<std::uint64_t, std::uint64_t> e{1 + rng() % n, 1 + rng() % n};
+      const bool remove = rng() % 2 == 0;
+      if (remove && !arcs.empty() && rng() % 8 != 0) {
+        const std::size_t at = rng() % arcs.size();
+        e = arcs[at];
+        arcs.erase(arcs.begin() + static_cast<std::ptrdiff_t>(at));
+      } else if (!remove && std::find(arcs.begin(), arcs.end(), e) == arcs.end()) {
+        arcs.push_back(e);
+      }
+      args.insert(args.end(),
+                  {remove ? "d" : "i", std::to_string(e.first), std::to_string(e.second)});
+    }
+    std::string out[2], err[2];
+    for (bool natives : {true, false}) {
+      startest::Vm vm;
+      vm.interp.enableNatives(natives);
+      startest::RunResult r = vm.run(c.module, args);
+      out[natives] = r.output;
+      err[natives] = r.error ? *r.error : "";
+    }
+    EXPECT_EQ(out[1], out[0]) << "trial " << trial << ": n = " << n;
+    EXPECT_EQ(err[1], err[0]) << "trial " << trial;
+    completed += err[0].empty();
+  }
+  EXPECT_GE(completed, 10);  // some sequences run to the end
+}
+
 // The cases CLOSURE_INSERT's and CLOSURE_DELETE's bodies report (C not the closure of A, a vertex
 // outside 1..n, no arc to delete), and A passed as C, run the body: the same message or the same
 // result with natives on and off. Args: the table file, the case, u, v.
