@@ -90,6 +90,7 @@ class MultiGpuNatives final : public ShardedNatives {
       if (b + 1 < steps) share(b + 1);
     }
     t.devices[0]->makeCurrent();
+    ++partsRun_;
     return true;
   }
 
@@ -165,8 +166,11 @@ class MultiGpuNatives final : public ShardedNatives {
       shard[h]->writeBack();
     }
     t.devices[0]->makeCurrent();
+    ++partsRun_;
     return true;
   }
+
+  std::uint64_t partsRun() const override { return partsRun_; }
 
   // One evaluation: each GPU its part of the pairs, the parts summed on every GPU, device 0's
   // gathered and copied back.
@@ -292,6 +296,7 @@ class MultiGpuNatives final : public ShardedNatives {
 
   int devices_;
   bool failed_ = false;
+  std::uint64_t partsRun_ = 0;
   std::vector<std::unique_ptr<cuda::DeviceContext>> ctx_;
   std::unique_ptr<cuda::NcclGroup> group_;
 };

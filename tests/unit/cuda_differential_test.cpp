@@ -83,7 +83,9 @@ class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
     if (n < 2) GTEST_SKIP() << "the sharded CUDA backend needs two GPUs; this machine has " << n;
     std::vector<std::unique_ptr<Backend>> devices;
     for (int g = 0; g < n; ++g) devices.push_back(makeCudaBackend(g));
-    gpu_ = sharded(std::move(devices), makeMultiGpuNatives(n));  // the NCCL closure as star has it
+    std::unique_ptr<ShardedNatives> natives = makeMultiGpuNatives(n);
+    natives_ = natives.get();
+    gpu_ = sharded(std::move(devices), std::move(natives));  // the NCCL natives as star has them
   }
   // For the tests of one CUDA backend's own behaviour.
   bool plainCuda() const { return std::string(GetParam()) == "cuda"; }
@@ -224,6 +226,7 @@ class CudaDifferentialTest : public ::testing::TestWithParam<const char*> {
 
   std::unique_ptr<Backend> cpu_;
   std::unique_ptr<Backend> gpu_;
+  ShardedNatives* natives_ = nullptr;  // sharded_cuda's NCCL natives (owned by gpu_)
   std::mt19937_64 rng_{0x5eed5a17};
 };
 
@@ -1276,11 +1279,15 @@ TEST_P(CudaDifferentialTest, SortRows) {
         cpu_->writeTable(t.cpu, rows, cols, tw.data());
         gpu_->writeTable(t.gpu, rows, cols, tw.data());
         const Pair x = bits(rows, px);
+        const std::uint64_t across = natives_ ? natives_->partsRun() : 0;
         both([&](Backend& b, auto h) {
           ASSERT_TRUE(
               b.nativeKernels()->sortRows(h(t), h(x), first, shape.len, shape.kind, descending));
         });
         ASSERT_TRUE(sameTable(t));
+        // Across the GPUs (NCCL) wherever the table is split and its record fits, never on one.
+        if (natives_ && rows > 64 && shape.others <= 64)
+          EXPECT_EQ(natives_->partsRun(), across + 1) << "the sort did not run across the GPUs";
         destroy(x);
         destroy(t);
       }

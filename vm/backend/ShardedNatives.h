@@ -26,6 +26,9 @@ class ShardedNatives : public NativeKernels {
   virtual bool closureParts(const ShardedValue& table, std::uint64_t n) { return false; }
   // SORT (NativeKernels::sortRows) of a table of `cols` columns split by rows, its control slice
   // `marks` split the same way.
+  // How many closureParts and sortParts calls ran (did not decline): for tests that must know
+  // the work crossed the devices rather than falling back to one.
+  virtual std::uint64_t partsRun() const { return 0; }
   virtual bool sortParts(const ShardedValue& table, const ShardedValue& marks, std::uint64_t cols,
                          std::uint64_t first, std::uint64_t len, KeyKind kind, bool descending) {
     return false;
