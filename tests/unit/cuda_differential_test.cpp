@@ -1286,8 +1286,9 @@ TEST_P(CudaDifferentialTest, SortRows) {
         });
         ASSERT_TRUE(sameTable(t));
         // Across the GPUs (NCCL) wherever the table is split and its record fits, never on one.
-        if (natives_ && rows > 64 && shape.others <= 64)
+        if (natives_ && rows > 64 && shape.others <= 64) {
           EXPECT_EQ(natives_->partsRun(), across + 1) << "the sort did not run across the GPUs";
+        }
         destroy(x);
         destroy(t);
       }
