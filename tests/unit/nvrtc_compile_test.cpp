@@ -117,6 +117,32 @@ TEST(NvrtcCompileDeathTest, MissingLibrariesAreNamed) {
       ::testing::ExitedWithCode(0), "nvJitLink \\(libnvJitLink\\) is not installed");
 }
 
+#ifdef STAR_REFUSING_NVRTC_DIR
+// An NVRTC without --split-compile (support/RefusingNvrtc.cpp refuses it as such an NVRTC does):
+// the build drops the option and compiles on one thread, with the same kernels.
+// (Nothing may load NVRTC before the child sets the path: the library is loaded once a process.)
+TEST(NvrtcCompileDeathTest, AnNvrtcWithoutSplitCompileStillBuilds) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  startest::TempDir dir;
+  const auto c = startest::compileSource(
+      dir,
+      "program Small;\nvar i, s: integer;\nbegin\n  s := 0;\n  for i := 1 to 10 do s := s + i;\n"
+      "  writeln(s)\nend.\n");
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  const std::string source = generated(c.module, false);
+  EXPECT_EXIT(
+      {
+        ::setenv("STAR_CUDA_LIBRARY_PATH", STAR_REFUSING_NVRTC_DIR, 1);
+        const cuda::GpuBuild b = cuda::buildForGpu(source, false, 90, false);
+        const bool refused = std::getenv("STAR_TEST_NVRTC_REFUSED") != nullptr;
+        std::fprintf(stderr, "refused %d, cubin %zu bytes %s\n", refused, b.cubin.size(),
+                     b.error.c_str());
+        std::exit(refused && b.cubin.find("star_compiled_block") != std::string::npos ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "refused 1, cubin");
+}
+#endif
+
 INSTANTIATE_TEST_SUITE_P(Programs, NvrtcCompile,
                          // Two programs, and the graphs unit whole.
                          ::testing::Values("examples/warshall.star", "examples/dijkstra.star",
