@@ -111,27 +111,45 @@ TEST(NativeAgreement, ErrorsComeFromTheBody) {
   }
 }
 
-// CLOSURE_INSERT and CLOSURE_DELETE (unit dynpaths): C := the closure of the loaded A, then a
-// sequence of arc insertions and deletions (args: the table file, the count, then triples: i or
-// d, u, v), C printed after each, A at the end.
+// CLOSURE_INSERT and CLOSURE_DELETE (unit dynpaths): A loaded, C := its closure (the second
+// argument `closure`) or a table loaded from the second argument; then a sequence of arc
+// insertions and deletions (the count, then triples: i or d, u, v), C printed after each, A at
+// the end.
 const char* kUpdateDriver = R"(program UpdateAgreement;
 uses graphs, dynpaths;
 var A, C: table; i, k, u, v: integer;
 begin
   LOAD(A, ParamStr(1));
-  C := A;
-  CLOSURE(C);
-  k := StrToInt(ParamStr(2));
+  if ParamStr(2) = 'closure' then begin C := A; CLOSURE(C) end else LOAD(C, ParamStr(2));
+  k := StrToInt(ParamStr(3));
   for i := 1 to k do
   begin
-    u := StrToInt(ParamStr(3 * i + 1));
-    v := StrToInt(ParamStr(3 * i + 2));
-    if ParamStr(3 * i) = 'i' then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
+    u := StrToInt(ParamStr(3 * i + 2));
+    v := StrToInt(ParamStr(3 * i + 3));
+    if ParamStr(3 * i + 1) = 'i' then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
     writeln(C)
   end;
   writeln(A)
 end.
 )";
+
+// Both runs of a program, natives on and off: their outputs, errors ("" for none) and native calls.
+struct BothRuns {
+  std::string output[2], error[2];
+  std::uint64_t nativeCalls[2] = {0, 0};
+};
+BothRuns runBoth(const star::Module& m, const std::vector<std::string>& args) {
+  BothRuns r;
+  for (bool natives : {false, true}) {
+    startest::Vm vm;
+    vm.interp.enableNatives(natives);
+    startest::RunResult run = vm.run(m, args);
+    r.output[natives] = run.output;
+    r.error[natives] = run.error ? *run.error : "";
+    r.nativeCalls[natives] = vm.interp.nativeCalls();
+  }
+  return r;
+}
 
 TEST(NativeAgreement, ClosureUpdateSequencesGiveIdenticalResults) {
   startest::TempDir dir;
@@ -156,7 +174,7 @@ TEST(NativeAgreement, ClosureUpdateSequencesGiveIdenticalResults) {
     const std::string file =
         dir.write("a" + std::to_string(trial) + ".txt", star::formatTableText(t));
     const int k = 30;
-    std::vector<std::string> args{file, std::to_string(k)};
+    std::vector<std::string> args{file, "closure", std::to_string(k)};
     std::pair<std::uint64_t, std::uint64_t> last{0, 0};
     for (int i = 0; i < k; ++i) {
       const bool remove = !arcs.empty() && rng() % 2 == 0;
@@ -176,38 +194,20 @@ TEST(NativeAgreement, ClosureUpdateSequencesGiveIdenticalResults) {
       args.insert(args.end(),
                   {remove ? "d" : "i", std::to_string(e.first), std::to_string(e.second)});
     }
-    Outcome native = runOnce(c.module, args, true);
-    Outcome body = runOnce(c.module, args, false);
-    EXPECT_EQ(native.output, body.output) << "trial " << trial << ": n = " << n;
-    EXPECT_EQ(native.nativeCalls, 1u + k) << "trial " << trial;  // CLOSURE, then every update
-    EXPECT_EQ(body.nativeCalls, 0u);
+    const BothRuns r = runBoth(c.module, args);
+    EXPECT_EQ(r.error[1], "") << "trial " << trial;
+    EXPECT_EQ(r.output[1], r.output[0]) << "trial " << trial << ": n = " << n;
+    EXPECT_EQ(r.nativeCalls[1], 1u + k) << "trial " << trial;  // CLOSURE, then every update
+    EXPECT_EQ(r.nativeCalls[0], 0u);
   }
   EXPECT_GE(deletions, 1000);
 }
 
 // The same sequences on a C that is not the closure of A (random bits): the bodies still run their
 // steps, and the natives must give their result too, bit for bit, or stop with the same error.
-const char* kUpdateAnyDriver = R"(program UpdateAny;
-uses dynpaths;
-var A, C: table; i, k, u, v: integer;
-begin
-  LOAD(A, ParamStr(1));
-  LOAD(C, ParamStr(2));
-  k := StrToInt(ParamStr(3));
-  for i := 1 to k do
-  begin
-    u := StrToInt(ParamStr(3 * i + 2));
-    v := StrToInt(ParamStr(3 * i + 3));
-    if ParamStr(3 * i + 1) = 'i' then CLOSURE_INSERT(A, C, u, v) else CLOSURE_DELETE(A, C, u, v);
-    writeln(C)
-  end;
-  writeln(A)
-end.
-)";
-
 TEST(NativeAgreement, ClosureUpdatesAgreeOnAnyTables) {
   startest::TempDir dir;
-  startest::Compiled c = startest::compileWithStdlib(dir, kUpdateAnyDriver, "any.star");
+  startest::Compiled c = startest::compileWithStdlib(dir, kUpdateDriver, "update.star");
   ASSERT_TRUE(c.ok) << c.diagnostics;
   std::mt19937_64 rng(2029);
   int completed = 0;
@@ -246,17 +246,10 @@ TEST(NativeAgreement, ClosureUpdatesAgreeOnAnyTables) {
       args.insert(args.end(),
                   {remove ? "d" : "i", std::to_string(e.first), std::to_string(e.second)});
     }
-    std::string out[2], err[2];
-    for (bool natives : {true, false}) {
-      startest::Vm vm;
-      vm.interp.enableNatives(natives);
-      startest::RunResult r = vm.run(c.module, args);
-      out[natives] = r.output;
-      err[natives] = r.error ? *r.error : "";
-    }
-    EXPECT_EQ(out[1], out[0]) << "trial " << trial << ": n = " << n;
-    EXPECT_EQ(err[1], err[0]) << "trial " << trial;
-    completed += err[0].empty();
+    const BothRuns r = runBoth(c.module, args);
+    EXPECT_EQ(r.output[1], r.output[0]) << "trial " << trial << ": n = " << n;
+    EXPECT_EQ(r.error[1], r.error[0]) << "trial " << trial;
+    completed += r.error[0].empty();
   }
   EXPECT_GE(completed, 10);  // some sequences run to the end
 }

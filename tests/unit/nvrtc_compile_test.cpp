@@ -34,6 +34,16 @@ std::string generated(const Module& m, bool all) {
   return compile::emitCpp(ir);
 }
 
+// The generated code of a small program with a loop (empty if it did not compile).
+std::string smallProgram(startest::TempDir& dir) {
+  const auto c = startest::compileSource(
+      dir,
+      "program Small;\nvar i, s: integer;\nbegin\n  s := 0;\n  for i := 1 to 10 do s := s + i;\n"
+      "  writeln(s)\nend.\n");
+  EXPECT_TRUE(c.ok) << c.diagnostics;
+  return c.ok ? generated(c.module, false) : std::string();
+}
+
 class NvrtcCompile : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(NvrtcCompile, GeneratedCodeCompilesAndLinksForSm90) {
@@ -76,12 +86,8 @@ TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
   if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
   startest::TempDir dir;
   ::setenv("STAR_CACHE_DIR", dir.file("cache").c_str(), 1);
-  const auto c = startest::compileSource(
-      dir,
-      "program Small;\nvar i, s: integer;\nbegin\n  s := 0;\n  for i := 1 to 10 do s := s + i;\n"
-      "  writeln(s)\nend.\n");
-  ASSERT_TRUE(c.ok) << c.diagnostics;
-  const std::string source = generated(c.module, false);
+  const std::string source = smallProgram(dir);
+  ASSERT_FALSE(source.empty());
   const cuda::GpuBuild first = cuda::buildForGpu(source, false, 90, true);
   ASSERT_FALSE(first.cubin.empty()) << first.error;
   const cuda::GpuBuild second = cuda::buildForGpu(source, false, 90, true);
@@ -132,12 +138,8 @@ TEST(NvrtcCompileDeathTest, AnNvrtcWithoutSplitCompileStillBuilds) {
     GTEST_SKIP() << "no stand-in NVRTC beside this test, or no toolkit NVRTC at " STAR_REAL_NVRTC;
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   startest::TempDir dir;
-  const auto c = startest::compileSource(
-      dir,
-      "program Small;\nvar i, s: integer;\nbegin\n  s := 0;\n  for i := 1 to 10 do s := s + i;\n"
-      "  writeln(s)\nend.\n");
-  ASSERT_TRUE(c.ok) << c.diagnostics;
-  const std::string source = generated(c.module, false);
+  const std::string source = smallProgram(dir);
+  ASSERT_FALSE(source.empty());
   EXPECT_EXIT(
       {
         ::setenv("STAR_CUDA_LIBRARY_PATH", refusing.c_str(), 1);
