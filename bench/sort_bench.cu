@@ -218,31 +218,13 @@ int main(int argc, char** argv) {
           tableMismatches(table.get(), rows, cols, keysOut.get(), valuesOut.get());
 
       // The same sort through the Backend interface, as the VM calls it.
-      const std::vector<std::uint64_t> host = pristine.download();
-      const std::vector<std::uint64_t> ones(words, ~std::uint64_t{0});
-      const Handle th = backend->createTable();
-      const Handle xh = backend->createBits();
-      backend->writeBits(xh, rows, ones.data());
-      std::vector<double> wall;
-      for (int r = 0; r <= runs; ++r) {
-        backend->writeTable(th, rows, cols, host.data());
-        backend->synchronize();
-        const auto start = std::chrono::steady_clock::now();
-        backend->nativeKernels()->sortRows(th, xh, 0, 32, KeyKind::Unsigned, false);
-        backend->synchronize();
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
-        if (r > 0) wall.push_back(ms);
-      }
       std::vector<std::uint64_t> viaBackend;
-      backend->readTable(th, viaBackend);
-      backend->destroy(xh);
-      backend->destroy(th);
+      const double wallMs =
+          timeBackendSort(*backend, pristine.download(), rows, cols, runs, viaBackend);
       const bool equal = bad == 0 && viaBackend == table.download();
       allEqual = allEqual && equal;
       std::printf("| 2^%d | %u | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.2f | %.2f G | %s |\n",
-                  lg, cols, starMs, medianOf(wall), pairsMs, keysMs, starMs / pairsMs,
+                  lg, cols, starMs, wallMs, pairsMs, keysMs, starMs / pairsMs,
                   static_cast<double>(rows) / (starMs * 1e6), equal ? "yes" : "NO");
       if (bad != 0) std::fprintf(stderr, "2^%d x %u: %llu rows differ from CUB\n", lg, cols, bad);
       std::fflush(stdout);

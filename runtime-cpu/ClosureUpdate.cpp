@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "runtime-cpu/TableWords.h"
+
 namespace star::cpu {
 namespace {
 
@@ -46,52 +48,41 @@ std::uint64_t step(Word* s, std::uint64_t wpc, std::uint64_t n) {
 }
 // Every column j of C in `which` (a row of C, as a slice over columns) |= src.
 void orIntoColumns(const Columns& c, const Word* which, const Word* src, std::uint64_t n) {
-  for (std::uint64_t j = 0; j < n; ++j) {
-    if (!bitOf(which, j)) continue;
-    Word* cj = c.col(j);
-    for (std::uint64_t q = 0; q < c.wpc; ++q) cj[q] |= src[q];
-  }
-}
-// out := row k of C, as a slice over the columns.
-void rowOf(const Columns& c, std::uint64_t k, std::uint64_t n, Word* out) {
-  for (std::uint64_t q = 0; q < c.wpc; ++q) out[q] = 0;
   for (std::uint64_t j = 0; j < n; ++j)
-    if (c.at(k, j)) setBit(out, j);
+    if (bitOf(which, j)) orInto(c.col(j), src, c.wpc);
 }
 
 }  // namespace
 
 bool closureInsertWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std::uint64_t u,
-                        std::uint64_t v, std::vector<std::uint64_t>& scratch) {
+                        std::uint64_t v, std::uint64_t* scratch) {
   const std::uint64_t wpc = (n + 63) / 64;
   const Columns A{a, wpc}, C{c, wpc};
   const bool reaches = C.at(u, v);
   if (A.at(u, v)) return reaches;  // nothing to do, or the body's error
   setBit(A.col(v), u);
   if (reaches) return true;
-  if (scratch.size() < 2 * wpc) scratch.resize(2 * wpc);
-  Word* gain = scratch.data();
+  Word* gain = scratch;
   Word* y = gain + wpc;
   for (std::uint64_t q = 0; q < wpc; ++q) gain[q] = C.col(u)[q] & ~C.col(v)[q];
   setBit(gain, u);  // u itself (it does not reach v)
-  rowOf(C, v, n, y);
+  gatherRow(C.t, wpc, n, v, y);
   setBit(y, v);
   orIntoColumns(C, y, gain, n);
   return true;
 }
 
 bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std::uint64_t u,
-                        std::uint64_t v, std::vector<std::uint64_t>& scratch) {
+                        std::uint64_t v, std::uint64_t* scratch) {
   const std::uint64_t wpc = (n + 63) / 64;
   const Columns A{a, wpc}, C{c, wpc};
   if (!A.at(u, v) || !C.at(u, v)) return false;  // the body's errors
-  if (scratch.size() < 6 * wpc) scratch.resize(6 * wpc);
-  Word* up = scratch.data();  // U, then U'
-  Word* g = up + wpc;         // G
-  Word* f = g + wpc;          // the search's frontier, then the exits
-  Word* y = f + wpc;          // Y (a row of C: over columns)
-  Word* src = y + wpc;        // a column's rows of U'
-  Word* xw = src + wpc;       // a pivot's columns within Y
+  Word* up = scratch;                            // U, then U'
+  Word* g = up + wpc;                            // G
+  Word* f = g + wpc;                             // the search's frontier, then the exits
+  Word* y = f + wpc;                             // Y (a row of C: over columns)
+  Word* src = y + wpc;                           // a column's rows of U'
+  Word* xw = src + wpc;                          // a pivot's columns within Y
   clearBit(A.col(v), u);
   for (std::uint64_t q = 0; q < wpc; ++q) {
     up[q] = C.col(u)[q];
@@ -122,7 +113,7 @@ bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std
     }
   }
   for (std::uint64_t q = 0; q < wpc; ++q) up[q] &= ~g[q];  // U': the rows that change
-  rowOf(C, v, n, y);
+  gatherRow(C.t, wpc, n, v, y);
   setBit(y, v);  // Y: the columns in which they may change
   // 2. The rectangle U' x Y := the arcs there.
   for (std::uint64_t j = 0; j < n; ++j) {
@@ -144,7 +135,7 @@ bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std
   }
   for (std::uint64_t k = step(f, wpc, n); k < n; k = step(f, wpc, n)) {
     for (std::uint64_t q = 0; q < wpc; ++q) src[q] = A.col(k)[q] & up[q];
-    rowOf(C, k, n, xw);
+    gatherRow(C.t, wpc, n, k, xw);
     for (std::uint64_t q = 0; q < wpc; ++q) xw[q] &= y[q];
     orIntoColumns(C, xw, src, n);
   }
@@ -153,7 +144,7 @@ bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std
     if (!bitOf(up, k)) continue;
     for (std::uint64_t q = 0; q < wpc; ++q) src[q] = C.col(k)[q] & up[q];
     if (!any(src, wpc)) continue;
-    rowOf(C, k, n, xw);
+    gatherRow(C.t, wpc, n, k, xw);
     for (std::uint64_t q = 0; q < wpc; ++q) xw[q] &= y[q];
     orIntoColumns(C, xw, src, n);
   }

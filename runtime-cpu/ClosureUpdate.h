@@ -4,16 +4,18 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 namespace star::cpu {
 
+// n-bit slices of scratch memory the updates need.
+inline constexpr std::uint64_t kClosureUpdateSlices = 6;
+
 // a, c: n x n tables, column-major packed bits (Backend.h); 0-based u, v < n; a != c. scratch:
-// reused between calls (grown when it holds fewer than 6 ceil(n / 64) words). Each returns false,
+// kClosureUpdateSlices * ceil(n / 64) words, not kept between calls. Each returns false,
 // with nothing changed, where the body reports an error; the semantics are NativeKernels'.
 bool closureInsertWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std::uint64_t u,
-                        std::uint64_t v, std::vector<std::uint64_t>& scratch);
+                        std::uint64_t v, std::uint64_t* scratch);
 bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std::uint64_t u,
-                        std::uint64_t v, std::vector<std::uint64_t>& scratch);
+                        std::uint64_t v, std::uint64_t* scratch);
 
 }  // namespace star::cpu

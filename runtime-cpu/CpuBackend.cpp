@@ -16,6 +16,7 @@
 #include "runtime-cpu/NBodyReference.h"
 #include "runtime-cpu/ParallelRun.h"
 #include "runtime-cpu/RowSort.h"
+#include "runtime-cpu/TableWords.h"
 #include "runtime-cpu/ThreadEngine.h"
 #include "vm/backend/HandleTable.h"
 #include "vm/backend/NativeKernels.h"
@@ -362,15 +363,7 @@ class CpuBackend final : public Backend,
     Value& d = vec(dst);
     shapeBits(d, s.cols);
     if (s.cols == 0) return;  // a table of no columns has no words to point into
-    const std::uint64_t wpc = wordsForBits(s.length);
-    const unsigned shift = i % 64;
-    const Word* col = s.words.data() + i / 64;  // word i / 64 of column j is col[j * wpc]
-    for (std::uint64_t j0 = 0; j0 < s.cols; j0 += 64) {
-      const std::uint64_t n = std::min<std::uint64_t>(64, s.cols - j0);
-      Word out = 0;
-      for (std::uint64_t b = 0; b < n; ++b, col += wpc) out |= ((*col >> shift) & 1) << b;
-      d.words[j0 / 64] = out;
-    }
+    cpu::gatherRow(s.words.data(), wordsForBits(s.length), s.cols, i, d.words.data());
   }
 
   void setRow(Handle t, std::uint64_t i, Handle src) override {
@@ -460,18 +453,20 @@ class CpuBackend final : public Backend,
 
   // CLOSURE_INSERT / CLOSURE_DELETE (ClosureUpdate.h), on the tables' words; their scratch (six
   // n-bit slices) grows only, here, where running out of memory is a backend error.
-  void closureScratch(std::uint64_t n) {
-    if (closure_row_.size() < 6 * wordsForBits(n)) resizeWords(closure_row_, 6 * wordsForBits(n));
+  Word* closureScratch(std::uint64_t n) {
+    const std::uint64_t words = cpu::kClosureUpdateSlices * wordsForBits(n);
+    if (closure_row_.size() < words) resizeWords(closure_row_, words);
+    return closure_row_.data();
   }
   bool closureInsert(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
-    closureScratch(tab(c).length);
-    return cpu::closureInsertWords(tab(a).words.data(), tab(c).words.data(), tab(c).length, u, v,
-                                   closure_row_);
+    const std::uint64_t n = tab(c).length;
+    return cpu::closureInsertWords(tab(a).words.data(), tab(c).words.data(), n, u, v,
+                                   closureScratch(n));
   }
   bool closureDelete(Handle a, Handle c, std::uint64_t u, std::uint64_t v) override {
-    closureScratch(tab(c).length);
-    return cpu::closureDeleteWords(tab(a).words.data(), tab(c).words.data(), tab(c).length, u, v,
-                                   closure_row_);
+    const std::uint64_t n = tab(c).length;
+    return cpu::closureDeleteWords(tab(a).words.data(), tab(c).words.data(), n, u, v,
+                                   closureScratch(n));
   }
 
   bool transitiveClosure(Handle t) override {
@@ -483,21 +478,13 @@ class CpuBackend final : public Backend,
     Word* const row = closure_row_.data();
     Word* const base = s.words.data();
     for (std::uint64_t k = 0; k < n; ++k) {
-      throwIfInterrupted();  // n^3/64 word operations: minutes for large tables
-      // row[i / 64] bit i % 64 := P(k, i) = bit k of column i (branch-free gather).
-      const Word* bitk = base + k / 64;
-      const unsigned shift = k % 64;
-      for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
-        const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
-        Word out = 0;
-        for (std::uint64_t b = 0; b < m; ++b) out |= ((bitk[(i0 + b) * wpc] >> shift) & 1) << b;
-        row[i0 / 64] = out;
-      }
+      throwIfInterrupted();                  // n^3/64 word operations: minutes for large tables
+      cpu::gatherRow(base, wpc, n, k, row);  // row bit i := P(k, i)
       const Word* pivot = base + k * wpc;
       for (std::uint64_t q = 0; q < wpc; ++q) {
         for (Word x = row[q]; x != 0; x &= x - 1) {
           const std::uint64_t i = 64 * q + static_cast<unsigned>(std::countr_zero(x));
-          if (i != k) orInto(base + i * wpc, pivot, wpc);  // i == k would be a no-op
+          if (i != k) cpu::orInto(base + i * wpc, pivot, wpc);  // i == k would be a no-op
         }
       }
     }
@@ -582,11 +569,6 @@ class CpuBackend final : public Backend,
   }
 
  private:
-  // dst[0, n) |= src[0, n); distinct columns never overlap.
-  static void orInto(Word* __restrict dst, const Word* __restrict src, std::uint64_t n) {
-    for (std::uint64_t e = 0; e < n; ++e) dst[e] |= src[e];
-  }
-
   static void read(const Value& s, std::vector<std::uint64_t>& out) {
     try {
       out.assign(s.words.begin(), s.words.end());

@@ -93,31 +93,18 @@ std::string NvrtcCompiler::compile(const std::string& source, std::span<const Em
   std::vector<std::string> opts = {"--std=c++20", "-arch=sm_" + std::to_string(arch),
                                    "-default-device"};
   opts.insert(opts.end(), options.begin(), options.end());
-  // The functions of a program optimised and assembled on every core: the graphs unit's block
-  // form took 3.85 s on one thread of this project's development machine and 2.62 s on its two
-  // cores. An NVRTC without the option refuses it (NVRTC_ERROR_INVALID_OPTION), and then this
-  // process compiles on one thread.
-  static std::atomic<bool> splitRefused{false};
-  const bool split = !splitRefused.load();
-  if (split) opts.emplace_back("--split-compile=0");
-  for (;;) {
+  // One compilation with `with`: the cubin, or "" with `error` set; `rc` is NVRTC's result.
+  auto once = [&](const std::vector<std::string>& with, nvrtcResult& rc) -> std::string {
     std::vector<const char*> optP;
-    for (const std::string& o : opts) optP.push_back(o.c_str());
+    for (const std::string& o : with) optP.push_back(o.c_str());
     nvrtcProgram prog = nullptr;
-    if (api_->create(&prog, source.c_str(), "star_compiled.cu", static_cast<int>(names.size()),
-                     textP.data(), nameP.data()) != 0) {
+    if ((rc = api_->create(&prog, source.c_str(), "star_compiled.cu",
+                           static_cast<int>(names.size()), textP.data(), nameP.data())) != 0) {
       error = "NVRTC could not take the program";
       return "";
     }
-    const nvrtcResult rc = api_->compile(prog, static_cast<int>(optP.size()), optP.data());
-    if (rc == kInvalidOption && split && opts.back() == "--split-compile=0") {
-      api_->destroy(&prog);
-      splitRefused = true;
-      opts.pop_back();
-      continue;
-    }
     std::string cubin;
-    if (rc != 0) {
+    if ((rc = api_->compile(prog, static_cast<int>(optP.size()), optP.data())) != 0) {
       std::size_t n = 0;
       api_->logSize(prog, &n);
       std::string log(n, '\0');
@@ -132,7 +119,22 @@ std::string NvrtcCompiler::compile(const std::string& source, std::span<const Em
     }
     api_->destroy(&prog);
     return cubin;
+  };
+  // The functions of a program optimised and assembled on every core: the graphs unit's block
+  // form took 3.85 s on one thread of this project's development machine and 2.62 s on its two
+  // cores. An NVRTC without the option refuses it (NVRTC_ERROR_INVALID_OPTION), and then this
+  // process compiles on one thread.
+  static std::atomic<bool> splitRefused{false};
+  nvrtcResult rc = 0;
+  if (!splitRefused) {
+    std::vector<std::string> split = opts;
+    split.emplace_back("--split-compile=0");
+    std::string cubin = once(split, rc);
+    if (rc != kInvalidOption) return cubin;
+    splitRefused = true;
+    error.clear();
   }
+  return once(opts, rc);
 }
 
 }  // namespace star::cuda
