@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "core/Interrupt.h"
 #include "runtime-cpu/TableWords.h"
 
 namespace star::cpu {
@@ -104,6 +105,7 @@ bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std
     for (std::uint64_t q = 0; q < wpc; ++q) f[q] = g[q];
   }
   for (std::uint64_t k = step(f, wpc, n); k < n; k = step(f, wpc, n)) {
+    throwIfInterrupted();
     Word* newg = src;
     for (std::uint64_t q = 0; q < wpc; ++q) newg[q] = A.col(k)[q] & up[q] & ~g[q];
     if (bitOf(newg, u)) return true;  // u still reaches v: nothing changes
@@ -134,6 +136,7 @@ bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std
       }
   }
   for (std::uint64_t k = step(f, wpc, n); k < n; k = step(f, wpc, n)) {
+    throwIfInterrupted();
     for (std::uint64_t q = 0; q < wpc; ++q) src[q] = A.col(k)[q] & up[q];
     gatherRow(C.t, wpc, n, k, xw);
     for (std::uint64_t q = 0; q < wpc; ++q) xw[q] &= y[q];
@@ -142,6 +145,7 @@ bool closureDeleteWords(std::uint64_t* a, std::uint64_t* c, std::uint64_t n, std
   // 4. Warshall with the pivots of U', inside the rectangle, in increasing order.
   for (std::uint64_t k = 0; k < n; ++k) {
     if (!bitOf(up, k)) continue;
+    throwIfInterrupted();
     for (std::uint64_t q = 0; q < wpc; ++q) src[q] = C.col(k)[q] & up[q];
     if (!any(src, wpc)) continue;
     gatherRow(C.t, wpc, n, k, xw);

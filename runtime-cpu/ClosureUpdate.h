@@ -7,6 +7,8 @@
 
 namespace star::cpu {
 
+// A deletion, which may re-close a rectangle of the table pivot by pivot, stops at Ctrl-C
+// (Interrupted) between pivots, as the body would.
 // n-bit slices of scratch memory the updates need.
 inline constexpr std::uint64_t kClosureUpdateSlices = 6;
 

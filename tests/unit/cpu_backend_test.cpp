@@ -9,10 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/Interrupt.h"
 #include "runtime-cpu/CpuBackend.h"
-#include "tests/unit/support/NaiveBits.h"
-
 #include "tests/unit/support/AllocationCounter.h"
+#include "tests/unit/support/NaiveBits.h"
+#include "vm/backend/NativeKernels.h"
 
 namespace star {
 namespace {
@@ -519,6 +520,32 @@ TEST_F(CpuBackendTest, SteadyStateDoesNotAllocate) {
   (void)be->cols(t);
   g_counting = false;
   EXPECT_EQ(g_allocations, 0);
+}
+
+// CLOSURE_DELETE's native re-closes pivot by pivot; a Ctrl-C between pivots stops it
+// (Interrupted), as it stops the Star body and CLOSURE.
+TEST_F(CpuBackendTest, ClosureDeleteStopsAtCtrlC) {
+  const std::uint64_t n = 4;                    // the chain 0 -> 1 -> 2 -> 3, and its closure
+  std::vector<std::uint64_t> a(n, 0), c(n, 0);  // one word a column
+  for (std::uint64_t i = 0; i + 1 < n; ++i) a[i + 1] |= std::uint64_t{1} << i;
+  for (std::uint64_t i = 0; i < n; ++i)
+    for (std::uint64_t j = i + 1; j < n; ++j) c[j] |= std::uint64_t{1} << i;
+  const Handle ah = be->createTable(), ch = be->createTable();
+  auto reset = [&] {
+    be->writeTable(ah, n, n, a.data());
+    be->writeTable(ch, n, n, c.data());
+  };
+  reset();
+  gInterruptRequested = true;
+  EXPECT_THROW(be->nativeKernels()->closureDelete(ah, ch, 1, 2), Interrupted);
+  gInterruptRequested = false;
+  reset();
+  EXPECT_TRUE(be->nativeKernels()->closureDelete(ah, ch, 1, 2));
+  std::vector<std::uint64_t> after;
+  be->readTable(ch, after);
+  EXPECT_EQ(after[1], std::uint64_t{0b0001});  // 0 reaches 1
+  EXPECT_EQ(after[2], std::uint64_t{0});       // nothing reaches 2 now
+  EXPECT_EQ(after[3], std::uint64_t{0b0100});  // only 2 reaches 3
 }
 
 }  // namespace
