@@ -1,11 +1,19 @@
 // What a process pays before its first CUDA kernel runs, step by step, in a fresh process: the
 // floor under `star run` on a GPU (bench/startup.py measures star itself). One row per step, in
 // the order a CUDA program meets them; run it several times (each run is one cold start).
+//   cuda_startup_bench [--exit=return|quick|detach]
+// --exit says how the process ends, for bench/startup.py --probe, which times whole processes:
+// `return` from main (the driver's teardown in the exit handlers), `quick` (std::_Exit: the
+// operating system releases the context when the process's files and memory go), `detach`
+// (core/DetachedExit.h: a child holds the driver's files and the release happens when it ends).
 #include <cuda_runtime_api.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#include "core/DetachedExit.h"
 
 namespace {
 
@@ -21,12 +29,15 @@ bool ok(cudaError_t err, const char* what) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const char* exitMode =
+      argc > 1 && std::strncmp(argv[1], "--exit=", 7) == 0 ? argv[1] + 7 : "return";
   const Clock::time_point start = Clock::now();
   Clock::time_point last = start;
   auto row = [&](const char* step) {
     const Clock::time_point now = Clock::now();
-    std::printf("| %s | %.2f |\n", step, std::chrono::duration<double, std::milli>(now - last).count());
+    std::printf("| %s | %.2f |\n", step,
+                std::chrono::duration<double, std::milli>(now - last).count());
     last = now;
   };
   std::printf("| step | ms |\n|---|---|\n");
@@ -75,5 +86,10 @@ int main() {
   std::printf("| total in main (%s, CUDA_MODULE_LOADING=%s) | %.2f |\n", props.name,
               std::getenv("CUDA_MODULE_LOADING") ? std::getenv("CUDA_MODULE_LOADING") : "default",
               std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  if (std::strcmp(exitMode, "quick") == 0) {
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
+  if (std::strcmp(exitMode, "detach") == 0) star::exitLeavingReleaseToHelper(0);
   return 0;
 }

@@ -11,6 +11,14 @@ libraries, and the process's exit, where the CUDA driver tears down its context)
 
 Output: markdown on stdout. --before adds the same rows for another star (an older build), for
 figures before and after a change in the same run.
+
+    bench/startup.py --probe build/bin/cuda_startup_bench [--runs 10]
+
+times a bare CUDA program (no star) ending each way it can (--exit=return|quick|detach): the part
+of a process's wall time that the driver's teardown takes, and whether a helper process that
+shares the driver's files and mappings takes it off the caller's clock. The runs follow each other
+at once unless --gap gives a pause before each: without one, a release left to a helper still
+running when the next process starts shows as a slower start of that process.
 """
 import argparse
 import os
@@ -25,13 +33,40 @@ SCALAR = "program hello;\nvar i: integer;\nbegin\n  i := 6;\n  writeln(i * 7)\ne
 SLICE = "program touch;\nvar s: slice(1000);\nbegin\n  SET(s);\n  writeln(SOME(s))\nend.\n"
 
 
+GAP = 0.0
+
+
 def timed(cmd):
+    time.sleep(GAP)
     start = time.perf_counter()
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
     return elapsed * 1000
+
+
+def probe_exits(probe, runs):
+    """Each ending's wall time, and the part of it after main (the wall time less the probe's own
+    'total in main'): loading before main is a few milliseconds, so that is the ending's cost."""
+    print("| ending | median ms | fastest ms | after main, median ms |")
+    print("|---|---|---|---|")
+    for mode in ("return", "quick", "detach"):
+        walls, after = [], []
+        for run in range(runs + 1):
+            time.sleep(GAP)
+            start = time.perf_counter()
+            done = subprocess.run([probe, "--exit=" + mode], capture_output=True, text=True)
+            wall = (time.perf_counter() - start) * 1000
+            if done.returncode != 0:
+                raise SystemExit(f"{probe} --exit={mode} failed ({done.returncode}): {done.stderr.strip()}")
+            inside = re.search(r"^\| total in main [^|]*\| ([0-9.]+) \|", done.stdout, re.M)
+            if run == 0 or not inside:  # the first warms the file cache
+                continue
+            walls.append(wall)
+            after.append(wall - float(inside.group(1)))
+        print(f"| {mode} | {statistics.median(walls):.1f} | {min(walls):.1f} | {statistics.median(after):.1f} |")
+    sys.stdout.flush()
 
 
 def phases(cmd):
@@ -42,11 +77,20 @@ def phases(cmd):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--star", required=True)
+    ap.add_argument("--star")
+    ap.add_argument("--probe", help="cuda_startup_bench: time its endings instead of star")
     ap.add_argument("--before", help="another star to measure in the same run")
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--backends", default="cpu,auto", help="comma-separated --backend values")
+    ap.add_argument("--gap", type=float, default=0.0,
+                    help="seconds to wait before each run, so that no run meets the end of the one before")
     args = ap.parse_args()
+    global GAP
+    GAP = args.gap
+    if args.probe:
+        return probe_exits(args.probe, args.runs)
+    if not args.star:
+        ap.error("--star or --probe is required")
     tmp = tempfile.mkdtemp(prefix="star-startup-")
     progs = {}
     for name, text in (("scalar", SCALAR), ("slice", SLICE)):

@@ -1,8 +1,8 @@
-// How `star run` ends after it used the GPU. The CUDA driver destroys its context when the
-// process exits (atexit handlers, static destructors): on an H100 that is about a tenth of a
-// second of a run that touches one slice, after everything the user sees is done. Once every
-// output is flushed, star may skip it (std::_Exit): the operating system frees what the context
-// held, as it does for a process that is killed.
+// How `star run` ends after it used the GPU. The CUDA driver's context goes when the process
+// does — its exit handlers, then the kernel's release of the driver's files and mappings — about a
+// tenth of a second on an H100 or H200, after everything the user sees is done. Once every output
+// is flushed, star skips the exit handlers and leaves the kernel's release to a helper that ends
+// right after it (core/DetachedExit.h), so that the caller's wait for star does not include it.
 #pragma once
 
 namespace star {

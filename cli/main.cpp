@@ -20,9 +20,10 @@
 #include "cli/ManPage.h"
 #include "cli/Options.h"
 #include "cli/ProcessExit.h"
-#include "frontend/driver/StdlibLocation.h"
+#include "core/DetachedExit.h"
 #include "core/MemoryLimit.h"
 #include "frontend/driver/LargeStack.h"
+#include "frontend/driver/StdlibLocation.h"
 #include "lsp/LspCommand.h"
 
 namespace {
@@ -115,8 +116,7 @@ int main(int argc, char** argv) {
   const int status = finishOutput(dispatch(argc, argv));
   if (star::endingWithoutTeardown()) {  // cli/ProcessExit.h: a run that used the GPU
     std::cerr.flush();
-    std::fflush(nullptr);
-    std::_Exit(status);
+    star::exitLeavingReleaseToHelper(status);
   }
   return status;
 }
