@@ -17,8 +17,8 @@ figures before and after a change in the same run.
 times a bare CUDA program (no star) ending each way it can (--exit=return|quick|detach): the part
 of a process's wall time that the driver's teardown takes, and whether a helper process that
 shares the driver's files and mappings takes it off the caller's clock. The runs follow each other
-at once unless --gap gives a pause before each: without one, a release left to a helper still
-running when the next process starts shows as a slower start of that process.
+at once unless --gap gives a pause before each: without one, a process may start while the one
+before is still being released, which changes its own start (on the GPUs measured, both ways).
 """
 import argparse
 import os
