@@ -63,6 +63,14 @@ int gpuCount() {
 #endif
 }
 
+bool gpusShareable() {
+#ifdef STAR_HAVE_CUDA
+  return cudaDevicesShareable();
+#else
+  return false;
+#endif
+}
+
 bool cudaBackendBuilt() {
 #ifdef STAR_HAVE_CUDA
   return true;

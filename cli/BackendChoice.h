@@ -31,6 +31,8 @@ std::optional<int> parseDevices(const std::string& text);
 bool cudaBackendBuilt();
 // The GPUs this process sees (0 without CUDA, a driver or a device).
 int gpuCount();
+// Whether they all let several processes hold a context at once (the default compute mode).
+bool gpusShareable();
 // The engines --engine and the REPL's :engine take (one list for the options, their checks and
 // completion): host, device (interpreting), compiled (waits for the build), tiered (interprets
 // while the build runs, then compiled code), auto (the device engine on the CUDA backend, the

@@ -253,7 +253,7 @@ int commandRun(const CommandLine& cl) {
   times.mark("release (values, backend)");
   times.print(std::cerr);
   if (mayEndWithoutTeardown(gpu, std::getenv("CUDA_INJECTION64_PATH"), std::getenv("STAR_FULL_EXIT")))
-    endWithoutTeardown();
+    endWithoutTeardown(gpusShareable());
   return status;
 }
 

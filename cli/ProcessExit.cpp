@@ -6,7 +6,7 @@ namespace star {
 
 namespace {
 // Set on the thread that runs the command (runWithLargeStack), read by main's thread after it.
-std::atomic<bool> skipTeardown{false};
+std::atomic<bool> skipTeardown{false}, helper{false};
 }  // namespace
 
 bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const char* fullExit) {
@@ -14,8 +14,17 @@ bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const cha
   return gpuStarted && !set(injectionPath) && !set(fullExit);
 }
 
-void endWithoutTeardown() { skipTeardown = true; }
+void endWithoutTeardown(bool releaseInHelper) {
+  helper = releaseInHelper;
+  skipTeardown = true;
+}
 
-bool endingWithoutTeardown() { return skipTeardown; }
+bool endingWithoutTeardown() {
+  return skipTeardown;
+}
+
+bool releasingInHelper() {
+  return helper;
+}
 
 }  // namespace star

@@ -13,9 +13,13 @@ namespace star {
 // STAR_FULL_EXIT is set (for anything else that needs the exit handlers to run).
 bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const char* fullExit);
 
-// The command asks for that ending (main does it after its last flush) ...
-void endWithoutTeardown();
-// ... and main asks whether it was asked for.
+// The command asks for that ending (main does it after its last flush), leaving the kernel's
+// release to a helper (core/DetachedExit.h) only where the GPUs let another process hold a
+// context meanwhile: on a GPU in exclusive-process mode, a star started right after this one
+// would find the device still taken by the helper and fail ...
+void endWithoutTeardown(bool releaseInHelper);
+// ... and main asks whether it was asked for, and how.
 bool endingWithoutTeardown();
+bool releasingInHelper();
 
 }  // namespace star

@@ -116,7 +116,9 @@ int main(int argc, char** argv) {
   const int status = finishOutput(dispatch(argc, argv));
   if (star::endingWithoutTeardown()) {  // cli/ProcessExit.h: a run that used the GPU
     std::cerr.flush();
-    star::exitLeavingReleaseToHelper(status);
+    if (star::releasingInHelper()) star::exitLeavingReleaseToHelper(status);
+    std::fflush(nullptr);
+    std::_Exit(status);
   }
   return status;
 }

@@ -24,7 +24,8 @@ namespace detail {
 // The helper runs on a stack of its own in the shared address space, and calls nothing that
 // touches the heap or a lock the dying process may hold: system calls only.
 inline int holdUntilCreatorDies(void* creator) {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Without the death signal it would outlive star and keep the context: end at once instead.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) _exit(0);
   if (getppid() != static_cast<pid_t>(reinterpret_cast<long>(creator))) _exit(0);
   for (;;) pause();
 }

@@ -501,4 +501,17 @@ int cudaDeviceCount() {
   return count;
 }
 
+bool cudaDevicesShareable() {
+  const int count = cudaDeviceCount();
+  for (int d = 0; d < count; ++d) {
+    int mode = cudaComputeModeDefault;
+    if (cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, d) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    if (mode != cudaComputeModeDefault) return false;
+  }
+  return true;
+}
+
 }  // namespace star

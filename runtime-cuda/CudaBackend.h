@@ -15,6 +15,9 @@ namespace star {
 std::unique_ptr<Backend> makeCudaBackend(int device = -1);
 // The number of CUDA devices this process sees (0 without a driver or a device).
 int cudaDeviceCount();
+// Whether every CUDA device this process sees is in the default compute mode, where several
+// processes may hold a context on it at once (not exclusive-process or prohibited).
+bool cudaDevicesShareable();
 
 namespace cuda {
 class DeviceContext;
