@@ -6,7 +6,7 @@ namespace star {
 
 namespace {
 // Set on the thread that runs the command (runWithLargeStack), read by main's thread after it.
-std::atomic<bool> skipTeardown{false}, helper{false};
+std::atomic<Ending> ending{Ending::Normal};
 }  // namespace
 
 bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const char* fullExit) {
@@ -15,16 +15,11 @@ bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const cha
 }
 
 void endWithoutTeardown(bool releaseInHelper) {
-  helper = releaseInHelper;
-  skipTeardown = true;
+  ending = releaseInHelper ? Ending::ReleaseInHelper : Ending::SkipHandlers;
 }
 
-bool endingWithoutTeardown() {
-  return skipTeardown;
-}
-
-bool releasingInHelper() {
-  return helper;
+Ending requestedEnding() {
+  return ending;
 }
 
 }  // namespace star

@@ -18,8 +18,8 @@ bool mayEndWithoutTeardown(bool gpuStarted, const char* injectionPath, const cha
 // context meanwhile: on a GPU in exclusive-process mode, a star started right after this one
 // would find the device still taken by the helper and fail ...
 void endWithoutTeardown(bool releaseInHelper);
-// ... and main asks whether it was asked for, and how.
-bool endingWithoutTeardown();
-bool releasingInHelper();
+// ... and main asks which ending was asked for.
+enum class Ending { Normal, SkipHandlers, ReleaseInHelper };
+Ending requestedEnding();
 
 }  // namespace star

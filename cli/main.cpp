@@ -114,9 +114,10 @@ int finishOutput(int status) {
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   const int status = finishOutput(dispatch(argc, argv));
-  if (star::endingWithoutTeardown()) {  // cli/ProcessExit.h: a run that used the GPU
+  const star::Ending ending = star::requestedEnding();  // cli/ProcessExit.h
+  if (ending != star::Ending::Normal) {                 // a run that used the GPU
     std::cerr.flush();
-    if (star::releasingInHelper()) star::exitLeavingReleaseToHelper(status);
+    if (ending == star::Ending::ReleaseInHelper) star::exitLeavingReleaseToHelper(status);
     std::fflush(nullptr);
     std::_Exit(status);
   }

@@ -30,14 +30,12 @@ TEST(ProcessExit, CudaToolsAndStarFullExitKeepIt) {
 }
 
 TEST(ProcessExit, TheRequestIsRemembered) {
-  EXPECT_FALSE(endingWithoutTeardown());
+  EXPECT_EQ(requestedEnding(), Ending::Normal);
   endWithoutTeardown(true);
-  EXPECT_TRUE(endingWithoutTeardown());
-  EXPECT_TRUE(releasingInHelper());
+  EXPECT_EQ(requestedEnding(), Ending::ReleaseInHelper);
   // A GPU in exclusive-process mode: no helper, which would keep the device from the next star.
   endWithoutTeardown(false);
-  EXPECT_TRUE(endingWithoutTeardown());
-  EXPECT_FALSE(releasingInHelper());
+  EXPECT_EQ(requestedEnding(), Ending::SkipHandlers);
 }
 
 // The ending leaves the kernel's release of the process's files and address space to a helper
