@@ -22,6 +22,10 @@ const char* kindName(Kind k) {
       return "read";
     case Kind::Team:
       return "team";
+    case Kind::Call:
+      return "call";
+    case Kind::Return:
+      return "return";
     case Kind::Interpret:
       return "interpret";
   }
@@ -32,6 +36,8 @@ Kind kindOf(Op op) {
   // EXP, LN, SIN, COS, ARCTAN, POWER: the host's C library computes them on every engine (the
   // engine stops for them), so that results are the same bits everywhere.
   if (isHostMathOp(op)) return Kind::Interpret;
+  if (op == Op::CALL) return Kind::Call;
+  if (op == Op::RET) return Kind::Return;
   if (isScalarOp(op)) return Kind::Scalar;
   if (op == Op::LOADI || op == Op::LOADK || op == Op::MOVE) return Kind::Load;
   if (isJump(op)) return Kind::Jump;
@@ -49,7 +55,8 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
   std::vector<std::uint32_t> marks;
   std::set<std::uint32_t> targets;
   for (const Instr& in : instructions(f.code)) {
-    if (kindOf(in.op) == Kind::Interpret) marks.push_back(static_cast<std::uint32_t>(in.next()));
+    if (kindOf(in.op) == Kind::Interpret || kindOf(in.op) == Kind::Call)
+      marks.push_back(static_cast<std::uint32_t>(in.next()));
     if (const int j = jumpOperand(in.op); j >= 0) targets.insert(in.operands[j]);
   }
   const ControlFlow cfg = controlFlow(f.code, marks);
@@ -185,6 +192,8 @@ bool describeLoop(const IrFunction& f, OwnedLoop& loop) {
             if (shape[k] == 'b' && access[k] == 'w') addOnce(wrote, in.operands[k]);
           break;
         }
+        case Kind::Call:
+        case Kind::Return:
         case Kind::Interpret:
           return false;
       }
@@ -296,6 +305,30 @@ void findOwnedLoops(IrFunction& f) {
   }
 }
 
+namespace {
+
+// reaches[f][g]: a call of f may reach g (g is f, or one f calls, directly or not).
+std::vector<std::vector<bool>> reachability(const std::vector<IrFunction>& functions) {
+  const std::size_t n = functions.size();
+  std::vector<std::vector<bool>> reaches(n, std::vector<bool>(n, false));
+  for (std::size_t f = 0; f < n; ++f) {
+    std::vector<std::size_t> work{f};
+    reaches[f][f] = true;
+    while (!work.empty()) {
+      const std::size_t g = work.back();
+      work.pop_back();
+      for (std::uint32_t c : functions[g].callees)
+        if (c < n && !reaches[f][c]) {
+          reaches[f][c] = true;
+          work.push_back(c);
+        }
+    }
+  }
+  return reaches;
+}
+
+}  // namespace
+
 std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry) {
   std::vector<IrFunction> out;
   out.reserve(functions.size());
@@ -315,6 +348,14 @@ std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::ui
         work.push_back(c);
       }
   }
+  // Direct: the callee reaches no function that reaches the caller, so the generated functions'
+  // C++ calls never recurse, and their depth is bounded by the call graph's.
+  const std::vector<std::vector<bool>> reaches = reachability(out);
+  for (IrFunction& f : out)
+    for (IrBlock& b : f.blocks)
+      for (IrInstr& in : b.instrs)
+        if (in.kind == Kind::Call && in.operands[0] < out.size())
+          in.direct = out[in.operands[0]].reached && !reaches[in.operands[0]][f.index];
   return out;
 }
 
@@ -370,6 +411,7 @@ std::string printIr(std::span<const IrFunction> functions) {
         for (std::size_t k = 0; k < in.operands.size(); ++k)
           o << (k ? ", " : " ") << operandText(shape[k], in.operands[k]);
         if (in.backward) o << " (backward: polls)";
+        if (in.direct) o << " (direct)";
         if (in.run) o << " [owned run " << in.run << ']';
         if (in.loop) o << " [owned loop " << in.loop << ']';
         o << '\n';

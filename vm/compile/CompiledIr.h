@@ -8,11 +8,18 @@
 //   Jump       a branch; a backward one polls (interrupt, budget) first
 //   ShapeRead  a scalar from a value's shape or bits (vm/engine/EngineReads.h), by every thread
 //   Team       an instruction on the bits, the interpreter's own code with the operands in hand
+//   Call       CALL: the registers go back to the frame, the interpreter's call makes the
+//              callee's frame (Compiled::control), and compiled code goes on in the callee: a C++
+//              call of its function where the callee cannot reach the caller again (`direct`: so
+//              the generated functions call each other without recursion), else through the
+//              trampoline
+//   Return     RET: the registers go back, the interpreter's return pops the frame, and the
+//              caller's function goes on after its call
 //   Interpret  a stop point: the registers go back to the frame and the interpreter runs it
-//              (calls, returns, references, strings, I/O, parallel loops, ...)
-// A run enters a function at offset 0, at a jump target, or after an Interpret instruction (where
-// the trampoline re-enters it); anywhere else the interpreter runs instructions until one of
-// these (the entry points, `resume`).
+//              (references, strings, I/O, parallel loops, ...)
+// A run enters a function at offset 0, at a jump target, or after a Call or Interpret instruction
+// (where the function, or the trampoline, re-enters it); anywhere else the interpreter runs
+// instructions until one of these (the entry points, `resume`).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +31,7 @@
 
 namespace star::compile {
 
-enum class Kind : std::uint8_t { Scalar, Load, Jump, ShapeRead, Team, Interpret };
+enum class Kind : std::uint8_t { Scalar, Load, Jump, ShapeRead, Team, Call, Return, Interpret };
 const char* kindName(Kind k);
 Kind kindOf(Op op);
 
@@ -34,6 +41,7 @@ struct IrInstr {
   Kind kind = Kind::Interpret;
   std::vector<std::uint32_t> operands;  // the code's operand words, in shape order
   bool backward = false;                // a jump to itself or before it
+  bool direct = false;                  // a Call made as a C++ call (see Kind)
   // The owned run it belongs to (1, 2, ... in its function; 0: none): a fusion candidate.
   std::uint32_t run = 0;
   // The owned loop it is in (1, 2, ... in its function; 0: none).
@@ -102,7 +110,7 @@ void markOwnedRuns(IrFunction& f);
 void findOwnedLoops(IrFunction& f);
 
 // The IR of verified code (owned runs and loops marked). `entry`: the function runs start in; the
-// functions it reaches are marked `reached`.
+// functions it reaches are marked `reached`, and calls whose callee cannot reach back `direct`.
 IrFunction buildIr(std::uint32_t index, const FunctionCode& f);
 std::vector<IrFunction> buildIr(std::span<const FunctionCode> functions, std::uint32_t entry);
 

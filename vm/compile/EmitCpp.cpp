@@ -28,14 +28,19 @@ class FunctionEmitter {
   void emit() {
     o_ << "// " << f_.name << "\ntemplate <class Team>\nSTAR_CFN Exit f" << f_.index
        << "(Compiled<Team>& c) {\n";
-    for (std::uint32_t r : f_.regsUsed) o_ << "  Word r" << r << " = c.reg(" << r << ");\n";
-    for (std::uint32_t g : f_.globalsUsed) o_ << "  Word g" << g << " = c.global(" << g << ");\n";
+    for (std::uint32_t r : f_.regsUsed) o_ << "  Word r" << r << " = 0;\n";
+    for (std::uint32_t g : f_.globalsUsed) o_ << "  Word g" << g << " = 0;\n";
     for (const OwnedLoop& l : f_.loops) declareOwnedLoop(l);
+    // The run is in this function (c.function), at c.pc in the frame at c.base: entered, or back
+    // after an instruction left to the interpreter or a callee's return.
+    o_ << "Lenter:\n";
+    for (std::uint32_t r : f_.regsUsed) o_ << "  r" << r << " = c.reg(" << r << ");\n";
+    for (std::uint32_t g : f_.globalsUsed) o_ << "  g" << g << " = c.global(" << g << ");\n";
     // Every thread has read its registers before any leader writes them back.
     o_ << "  c.t.syncBlock();\n  switch (c.pc) {\n";
     for (const IrBlock& b : f_.blocks)
       if (b.entry) o_ << "    case " << b.begin << ": goto L" << b.begin << ";\n";
-    o_ << "    default: return c.interpret(c.pc);\n  }\n";
+    o_ << "    default: c.exitPc = c.pc; goto Linterpret;\n  }\n";
     for (const IrBlock& b : f_.blocks) {
       o_ << "L" << b.begin << ":\n";
       for (const OwnedLoop& l : f_.loops)
@@ -44,7 +49,8 @@ class FunctionEmitter {
     }
     o_ << "  c.exitPc = c.pc;\n  c.exitWhy = StopReason::Other;\n";
     o_ << "Lstop:\n  " << writeBack() << "\n  return c.stopAt(c.exitPc, c.exitWhy);\n";
-    o_ << "Linterpret:\n  " << writeBack() << "\n  return c.interpret(c.exitPc);\n";
+    o_ << "Linterpret:\n  " << writeBack() << "\n  { const Exit e = c.interpret(c.exitPc); "
+       << goOn() << " }\n";
     // Only a goto reaches the owned loops' code (after the returns).
     for (const OwnedLoop& l : f_.loops) ownedLoop(l);
     o_ << "}\n\n";
@@ -59,6 +65,12 @@ class FunctionEmitter {
     for (std::uint32_t g : f_.globalsWritten)
       s += "c.putGlobal(" + std::to_string(g) + ", g" + std::to_string(g) + "); ";
     return s;
+  }
+  // After the run moved (Exit::Moved): on here if it is in this function, else to the caller
+  // (a function that called this one, or the trampoline).
+  std::string goOn() const {
+    return "if (e == Exit::Stopped || c.function != " + std::to_string(f_.index) +
+           "u) return e; goto Lenter;";
   }
   // Every way out goes through one of two exits at the function's end, which write the
   // registers back once (rather than at every place the run may stop).
@@ -143,6 +155,19 @@ class FunctionEmitter {
           if (shape[k] == 's' && access[k] == 'w')
             o_ << " " << var(in.operands[k]) << " = v.v[" << k << "];";
         o_ << " " << count(in) << " }\n";
+        return;
+      }
+      case Kind::Call:
+      case Kind::Return: {
+        // Compiled::control stops before the instruction (header written) or moves the run.
+        const bool call = in.kind == Kind::Call;
+        o_ << "  { " << writeBack() << "\n    if (!c.control(" << in.pc << ", "
+           << (call ? "true" : "false") << ")) return Exit::Stopped; " << count(in) << "\n";
+        // A direct call runs the callee's function here; otherwise the run goes on here if it is
+        // in this function (a recursive call or return), else in the trampoline.
+        o_ << "    const Exit e = "
+           << (call && in.direct ? "f" + std::to_string(in.operands[0]) + "(c)" : "Exit::Moved")
+           << "; " << goOn() << " }\n";
         return;
       }
       case Kind::Interpret:

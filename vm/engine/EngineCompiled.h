@@ -118,6 +118,12 @@ class Compiled {
   // The instruction at `at` run by the interpreter (Core::runOne), after the caller wrote its
   // registers back; the trampoline then enters whatever function the run goes on in.
   STAR_HD_OUTLINE Exit interpret(std::uint32_t at);
+  // A CALL or RET at `at`, after the caller wrote its registers back: the interpreter's call
+  // (its poll, checks, frame and parameter copies) or return (the result's copy, the frame
+  // popped), without the trampoline. True: the run goes on at (function, pc, base), the callee's
+  // start or the caller's instruction after its call; false: it stopped before the instruction
+  // (the header says why).
+  STAR_HD_OUTLINE bool control(std::uint32_t at, bool isCall);
   // An instruction on the bits, exactly as the interpreter runs it: the interpreter's code for
   // that opcode alone (its dispatch folded away), one copy per opcode. True: the run stops there
   // (exitPc, exitWhy say where and why).
@@ -224,6 +230,23 @@ STAR_HD_OUTLINE Exit Compiled<Team>::interpret(std::uint32_t at) {
   pc = next.pc;
   base = next.base;
   return Exit::Moved;
+}
+
+template <class Team>
+STAR_HD_OUTLINE bool Compiled<Team>::control(std::uint32_t at, bool isCall) {
+  if (isCall && !poll()) {
+    stopAt(at, StopReason::Poll);
+    return false;
+  }
+  const Ctl next = core.control(function, at, base);
+  if (next.stop) {
+    stopAt(at, static_cast<StopReason>(next.stop));
+    return false;
+  }
+  function = next.function;
+  pc = next.pc;
+  base = next.base;
+  return true;
 }
 
 template <class Team>

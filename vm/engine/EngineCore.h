@@ -113,6 +113,32 @@ class Core {
   // The one instruction at `at` run as run() runs it (its interrupt check and the copies of a call
   // included), for instructions compiled code leaves to the interpreter; where the run goes on,
   // to every thread. A stop is written to the header.
+  // Compiled code's CALL (after compiled code's own poll) and RET at `at`: the leader's
+  // Core::enter or Core::ret, then the team's copies they ask for; where the run goes on, to
+  // every thread. A stop is not written to the header (Compiled::stopAt does that). The control
+  // slot is free to write: every way here from its last read passes a block barrier (a compiled
+  // function's entry, or runOne's first).
+  STAR_HD Ctl control(std::uint32_t function, std::uint32_t at, std::uint64_t base) {
+    settle();  // the copies read words other threads wrote
+    fn_ = function;
+    pc_ = at;
+    base_ = base;
+    const Op op = decode();
+    Ctl& slot = t_.ctl()[0];
+    if (t_.leader()) {
+      Ctl next{pc_, fn_, base_, 0, kRun, 0, 0};
+      if (op == Op::CALL) enter(next);
+      else ret(next);
+      slot = next;
+    }
+    t_.syncBlock();
+    const Ctl c = slot;
+    if (!c.stop && c.jobs) {
+      settleReads();
+      runJobs(t_, s_.jobs, s_.shapes, c.jobs);
+    }
+    return c;
+  }
   STAR_HD Ctl runOne(Ctl at) {
     settle();
     t_.syncBlock();  // the caller's writes to the state are seen; every read of the slots is done
@@ -332,6 +358,7 @@ class Core {
   STAR_HD bool poll(Ctl& next, bool checked);
   STAR_HD std::uint32_t acquire(std::uint32_t kind);
   STAR_HD void call(Ctl& next, bool checked);
+  STAR_HD void enter(Ctl& next);
   STAR_HD void ret(Ctl& next);
   STAR_HD Word* deref(Word ref);
   STAR_HD void jump(Ctl& next, std::uint32_t target, bool checked);

@@ -55,8 +55,13 @@ STAR_HD std::uint32_t Core<Team>::acquire(std::uint32_t kind) {
 
 template <class Team>
 STAR_HD void Core<Team>::call(Ctl& next, bool checked) {
+  if (poll(next, checked)) enter(next);
+}
+
+// A call after its poll: the checks, the callee's frame, its parameters' copies (CopyJobs).
+template <class Team>
+STAR_HD void Core<Team>::enter(Ctl& next) {
   Header& h = *s_.h;
-  if (!poll(next, checked)) return;
   const std::uint32_t calleeIndex = a_[0];
   const FunctionInfo& callee = p_.functions[calleeIndex];
   if ((h.flags & kFlagNatives) && callee.nativeId >= 0) return stop(next, StopReason::Native);
