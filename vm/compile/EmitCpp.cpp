@@ -120,8 +120,11 @@ class FunctionEmitter {
         return;
       case Kind::Jump: {
         const std::uint32_t target = in.operands[in.op == Op::JMP ? 0 : 1];
-        std::string poll =
-            in.backward ? "if (!c.poll()) " + stop(in, "StopReason::Poll") + " " : "";
+        // In an owned loop's code the poll's counters are its locals.
+        std::string poll = in.backward ? std::string("if (!c.poll(") +
+                                             (loop_ ? "ow_polls, ow_budget" : "") + ")) " +
+                                             stop(in, "StopReason::Poll") + " "
+                                       : "";
         std::string go = poll + count(in) + " " + jumpTo(target);
         if (in.op == Op::JMP)
           o_ << "  { " << go << " }\n";
@@ -131,7 +134,7 @@ class FunctionEmitter {
         return;
       }
       case Kind::ShapeRead:
-        o_ << "  { Word v; if (!c.read(" << opName(in.op) << ", " << reg(in, 1) << ", "
+        o_ << "  { Word v; if (!c." << (loop_ ? "readInLoop(" : "read(") << opName(in.op) << ", " << reg(in, 1) << ", "
            << (in.op == Op::BGET ? "static_cast<std::int64_t>(" + reg(in, 2) + ")"
                                  : std::string("0"))
            << ", v)) " << stop(in, "StopReason::Error") << " " << reg(in, 0) << " = v; "
@@ -204,8 +207,8 @@ class FunctionEmitter {
   // The locals of every owned loop, before the first label (a goto may not skip them).
   void declareOwnedLoop(const OwnedLoop& l) {
     if (l.id == 1)
-      o_ << "  std::uint64_t ow_rows = 0, ow_n = 0, ow_rank = 0, ow_size = 0; std::uint32_t "
-            "ow_after = 0;\n"
+      o_ << "  std::uint64_t ow_rows = 0, ow_n = 0, ow_rank = 0, ow_size = 0, ow_polls = 0, "
+            "ow_budget = 0; std::uint32_t ow_after = 0;\n"
             "  Word ow_m[kOwnedWords] = {};\n";
     const std::string p = prefix(l);
     if (l.defined) o_ << "  std::uint32_t " << p << "wrote = 0;\n";
@@ -240,7 +243,8 @@ class FunctionEmitter {
     for (std::uint32_t r : l.tables)
       o_ << "  " << at(r) << " = c.shape(" << var(r) << ").data; " << cols(r) << " = c.shape("
          << var(r) << ").cols;\n";
-    o_ << "  { " << handles("w", allWritten(l)) << " c.ownedLoopEnter(w, wn); }\n";
+    o_ << "  { " << handles("w", allWritten(l)) << " " << handles("b", l.reads)
+       << " c.ownedLoopEnter(w, wn, b, bn); }\n  c.takePolls(ow_polls, ow_budget);\n";
     if (l.defined) o_ << "  " << p << "wrote = 0;\n";
     o_ << "  STAR_OWNED_FOR(j) { const std::uint64_t w = ow_rank + j * ow_size;\n";
     for (std::uint32_t r : l.vectors)
@@ -258,7 +262,8 @@ class FunctionEmitter {
     o_ << leave() << ":\n  STAR_OWNED_FOR(j) { const std::uint64_t w = ow_rank + j * ow_size;\n"
        << "    if (w < ow_n) {";
     for (std::uint32_t r : l.written) o_ << " " << at(r) << "[w] = " << kept(r) << "[j];";
-    o_ << " } }\n  { " << handles("w", allWritten(l)) << " c.ownedLoopLeave(w, wn); }\n";
+    o_ << " } }\n  c.givePolls(ow_polls, ow_budget);\n  { " << handles("w", allWritten(l))
+       << " c.ownedLoopLeave(w, wn); }\n";
     for (std::uint32_t i = 0; i < l.defined; ++i)
       o_ << "  if (" << p << "wrote & " << (1u << i) << "u) c.ownedLoopWrote(" << var(l.vectors[i])
          << ", ow_rows);\n";

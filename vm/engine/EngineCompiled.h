@@ -89,18 +89,29 @@ class Compiled {
   // A backward jump's poll (Core::poll): the interrupt flag every kPollsPerCheck, agreed by the
   // team, and the budget. False: the run stops there (the caller writes its registers back first
   // and then calls stopAt).
-  STAR_HD bool poll() {
-    if (polls_ == 0) {
-      polls_ = kPollsPerCheck;
+  STAR_HD bool poll() { return poll(polls_, budget_); }
+  // The same on counters the caller keeps: an owned loop's code holds them in locals (in
+  // registers, where the members are memory) from its way in to its way out.
+  STAR_HD bool poll(std::uint64_t& polls, std::uint64_t& budget) {
+    if (polls == 0) {
+      polls = kPollsPerCheck;
       if (t.reduceOr(t.leader() && t.interrupted())) return false;
     } else {
-      --polls_;
+      --polls;
     }
-    if (budget_) {
-      if (budget_ == 1) return false;
-      --budget_;
+    if (budget) {
+      if (budget == 1) return false;
+      --budget;
     }
     return true;
+  }
+  STAR_HD void takePolls(std::uint64_t& polls, std::uint64_t& budget) const {
+    polls = polls_;
+    budget = budget_;
+  }
+  STAR_HD void givePolls(std::uint64_t polls, std::uint64_t budget) {
+    polls_ = polls;
+    budget_ = budget;
   }
   // The run stops before the instruction at `at` (the host executes it).
   STAR_HD_OUTLINE Exit stopAt(std::uint32_t at, StopReason why) {
@@ -132,6 +143,12 @@ class Compiled {
   // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
     if (leaderReadsBits(op)) core.beforeSharedRead(static_cast<std::uint32_t>(handle));
+    return readShape(op, shape(handle), index, out);
+  }
+  // The same in an owned loop's code: the loop's way in settled the handles it reads the bits of
+  // (ownedLoopEnter), and nothing in the loop writes their words (ownedLoopFits), so no read in it
+  // has anything to wait for.
+  STAR_HD bool readInLoop(Op op, Word handle, std::int64_t index, Word& out) const {
     return readShape(op, shape(handle), index, out);
   }
 
@@ -172,10 +189,13 @@ class Compiled {
   STAR_HD void ownedLoopWrote(Word handle, std::uint64_t rows) {
     core.ownedLoopRows(static_cast<std::uint32_t>(handle), rows);
   }
-  // On the way in: the loop's writes of `written` wait for every thread's reads of them.
-  STAR_HD void ownedLoopEnter(const Word* written, int n) {
+  // On the way in: the loop's writes of `written` wait for every thread's reads of them, and its
+  // bit reads of `reads` for the owned writes before the loop (as each read's own test would on
+  // its first pass).
+  STAR_HD void ownedLoopEnter(const Word* written, int n, const Word* reads, int nr) {
     if (stats && t.leader()) ++s_.h->ownedLoops;
     for (int i = 0; i < n; ++i) core.beforeOwnedLoop(static_cast<std::uint32_t>(written[i]));
+    for (int i = 0; i < nr; ++i) core.beforeSharedRead(static_cast<std::uint32_t>(reads[i]));
   }
   // On the way out, after the words are stored.
   STAR_HD void ownedLoopLeave(const Word* written, int n) {

@@ -356,7 +356,6 @@ class Core {
   // ---- the leader's instructions (EngineLeader.h)
   STAR_HD void leaderOp(Op op, Ctl& next, bool checked);
   STAR_HD bool poll(Ctl& next, bool checked);
-  STAR_HD std::uint32_t acquire(std::uint32_t kind);
   STAR_HD void call(Ctl& next, bool checked);
   STAR_HD void enter(Ctl& next);
   STAR_HD void ret(Ctl& next);

@@ -43,100 +43,116 @@ STAR_HD bool Core<Team>::poll(Ctl& next, bool checked) {
 }
 
 template <class Team>
-STAR_HD std::uint32_t Core<Team>::acquire(std::uint32_t kind) {
-  Header& h = *s_.h;
-  const std::uint32_t handle = kind == kKindTable ? s_.freeTables[--h.freeTables] : s_.freeBits[--h.freeBits];
-  Shape& s = S(handle);
-  s.rows = 0;
-  s.cols = kind == kKindTable ? 0 : 1;
-  s.fixed = 0;
-  return handle;
-}
-
-template <class Team>
 STAR_HD void Core<Team>::call(Ctl& next, bool checked) {
   if (poll(next, checked)) enter(next);
 }
+
+// Calls and returns keep the header's counters and the region's arrays in locals and write the
+// counters once at the end: every store below could alias them, and reloading them after each
+// store made a call about a thousand instructions of one thread (profiled: two thirds of it in the
+// parameter and release loops).
 
 // A call after its poll: the checks, the callee's frame, its parameters' copies (CopyJobs).
 template <class Team>
 STAR_HD void Core<Team>::enter(Ctl& next) {
   Header& h = *s_.h;
-  const std::uint32_t calleeIndex = a_[0];
-  const FunctionInfo& callee = p_.functions[calleeIndex];
+  Word* const stack = s_.stack;
+  Shape* const shapes = s_.shapes;
+  const std::uint32_t* const freeBits = s_.freeBits;
+  const std::uint32_t* const freeTables = s_.freeTables;
+  const std::uint32_t calleeIndex = a_[0], argOffset = a_[1], resultDst = a_[2];
+  const FunctionInfo callee = p_.functions[calleeIndex];
+  const ParamInfo* const params = p_.params + callee.params;
+  const OwnedReg* const ownedRegs = p_.ownedRegs + callee.owned;
+  const std::uint64_t frames = h.frames, stackSize = h.stackSize;
+  std::uint64_t bitsLeft = h.freeBits, tablesLeft = h.freeTables, owned = h.owned;
   if ((h.flags & kFlagNatives) && callee.nativeId >= 0) return stop(next, StopReason::Native);
-  if (h.frames >= h.maxFrames) return stop(next, StopReason::Error);
-  const std::uint64_t argBase = base_ + a_[1];
-  const std::uint64_t newBase = h.stackSize;
+  if (frames >= h.maxFrames) return stop(next, StopReason::Error);
+  const std::uint64_t argBase = base_ + argOffset;
+  const std::uint64_t newBase = stackSize;
   if ((newBase + callee.numRegs) * sizeof(Word) > h.maxStack) return stop(next, StopReason::Error);
-  if (newBase + callee.numRegs > h.stackCap || h.frames + 1 > h.framesCap)
+  if (newBase + callee.numRegs > h.stackCap || frames + 1 > h.framesCap)
     return stop(next, StopReason::Room);
   // The handles the call takes from the pools, in the host's order: parameters, then owned.
   std::uint64_t needBits = 0, needTables = 0, jobs = 0;
   for (std::uint32_t i = 0; i < callee.nParams; ++i) {
-    const ParamInfo& pi = p_.params[callee.params + i];
+    const ParamInfo pi = params[i];
     if (pi.byRef || (pi.kind != kKindBits && pi.kind != kKindTable)) continue;
-    const std::uint64_t top = pi.kind == kKindTable ? h.freeTables - needTables : h.freeBits - needBits;
+    const bool table = pi.kind == kKindTable;
+    const std::uint64_t top = table ? tablesLeft - needTables : bitsLeft - needBits;
     if (top == 0) return stop(next, StopReason::Pools);
-    const std::uint32_t taken = pi.kind == kKindTable ? s_.freeTables[top - 1] : s_.freeBits[top - 1];
-    if (!roomFor(taken, valueWords(S(static_cast<std::uint32_t>(s_.stack[argBase + i])))))
-      return stop(next, StopReason::Storage);
-    (pi.kind == kKindTable ? needTables : needBits) += 1;
+    const std::uint32_t taken = table ? freeTables[top - 1] : freeBits[top - 1];
+    const Shape& arg = shapes[static_cast<std::uint32_t>(stack[argBase + i])];
+    if (valueWords(arg) > shapes[taken].capacity) return stop(next, StopReason::Storage);
+    (table ? needTables : needBits) += 1;
     ++jobs;
   }
   for (std::uint32_t k = 0; k < callee.nOwned; ++k)
-    (p_.ownedRegs[callee.owned + k].kind == kKindTable ? needTables : needBits) += 1;
-  if (needBits > h.freeBits || needTables > h.freeTables) return stop(next, StopReason::Pools);
-  if (h.owned + needBits + needTables > h.ownedCap) return stop(next, StopReason::Room);
+    (ownedRegs[k].kind == kKindTable ? needTables : needBits) += 1;
+  if (needBits > bitsLeft || needTables > tablesLeft) return stop(next, StopReason::Pools);
+  if (owned + needBits + needTables > h.ownedCap) return stop(next, StopReason::Room);
   if (jobs > kMaxCopyJobs) return stop(next, StopReason::Other);
 
-  s_.frames[h.frames - 1].pc = nextPc_;
-  // The callee's registers start at zero. The pointer and count in locals: the stores could
-  // alias both, and reloading them made this loop a tenth of compiled code's calls (profiled).
-  Word* const calleeRegs = s_.stack + newBase;
-  const std::uint32_t calleeRegCount = callee.numRegs;
-  for (std::uint32_t r = 0; r < calleeRegCount; ++r) calleeRegs[r] = 0;
-  const std::uint64_t ownedBegin = h.owned;
+  s_.frames[frames - 1].pc = nextPc_;
+  // The callee's registers start at zero.
+  Word* const calleeRegs = stack + newBase;
+  for (std::uint32_t r = 0; r < callee.numRegs; ++r) calleeRegs[r] = 0;
+  // A handle from a pool (the last one freed), its shape cleared, owned by the new frame.
+  const auto take = [&](std::uint32_t kind) {
+    const std::uint32_t handle = kind == kKindTable ? freeTables[--tablesLeft] : freeBits[--bitsLeft];
+    Shape& s = shapes[handle];
+    s.rows = 0;
+    s.cols = kind == kKindTable ? 0 : 1;
+    s.fixed = 0;
+    s_.owned[owned++] = Owned{handle, kind};
+    return handle;
+  };
+  const std::uint64_t ownedBegin = owned;
   std::uint32_t job = 0;
   for (std::uint32_t i = 0; i < callee.nParams; ++i) {
-    const ParamInfo& pi = p_.params[callee.params + i];
-    const Word arg = s_.stack[argBase + i];
+    const ParamInfo pi = params[i];
+    const Word arg = stack[argBase + i];
     if (!pi.byRef && (pi.kind == kKindBits || pi.kind == kKindTable)) {
-      const std::uint32_t handle = acquire(pi.kind);
-      s_.owned[h.owned++] = Owned{handle, pi.kind};
-      const Shape& src = S(static_cast<std::uint32_t>(arg));
-      S(handle).rows = src.rows;
-      S(handle).cols = src.cols;
+      const std::uint32_t handle = take(pi.kind);
+      const Shape& src = shapes[static_cast<std::uint32_t>(arg)];
+      shapes[handle].rows = src.rows;
+      shapes[handle].cols = src.cols;
       s_.jobs[job++] = CopyJob{handle, static_cast<std::uint32_t>(arg)};
-      s_.stack[newBase + i] = handle;
+      calleeRegs[i] = handle;
     } else {
-      s_.stack[newBase + i] = arg;
+      calleeRegs[i] = arg;
     }
   }
   for (std::uint32_t k = 0; k < callee.nOwned; ++k) {
-    const OwnedReg& o = p_.ownedRegs[callee.owned + k];
-    const std::uint32_t handle = acquire(o.kind);
-    s_.owned[h.owned++] = Owned{handle, o.kind};
-    s_.stack[newBase + o.reg] = handle;
+    const OwnedReg o = ownedRegs[k];
+    calleeRegs[o.reg] = take(o.kind);
   }
-  s_.frames[h.frames++] = Frame{calleeIndex, 0, a_[2], 0, newBase, ownedBegin};
+  s_.frames[frames] = Frame{calleeIndex, 0, resultDst, 0, newBase, ownedBegin};
+  h.frames = frames + 1;
   h.stackSize = newBase + callee.numRegs;
+  h.freeBits = bitsLeft;
+  h.freeTables = tablesLeft;
+  h.owned = owned;
   next = Ctl{0, calleeIndex, newBase, 0, kRun, job, 0};
 }
 
 template <class Team>
 STAR_HD void Core<Team>::ret(Ctl& next) {
   Header& h = *s_.h;
-  if (h.frames == 1) return stop(next, StopReason::End);
-  const Frame done = s_.frames[h.frames - 1];
-  const Frame caller = s_.frames[h.frames - 2];
+  const std::uint64_t frames = h.frames;
+  if (frames == 1) return stop(next, StopReason::End);
+  Shape* const shapes = s_.shapes;
+  const Frame done = s_.frames[frames - 1];
+  const Frame caller = s_.frames[frames - 2];
   const FunctionInfo& callee = p_.functions[done.function];
+  const std::int32_t resultReg = callee.resultReg;
+  const std::uint32_t resultKind = callee.resultKind;
   std::uint32_t jobs = 0;
-  if (callee.resultReg >= 0) {
-    const Word result = s_.stack[done.base + static_cast<std::uint32_t>(callee.resultReg)];
+  if (resultReg >= 0) {
+    const Word result = s_.stack[done.base + static_cast<std::uint32_t>(resultReg)];
     Word& dst = (done.resultDst & kGlobalBit) ? s_.globals[done.resultDst & ~kGlobalBit]
                                               : s_.stack[caller.base + done.resultDst];
-    if (callee.resultKind == kKindBits) {
+    if (resultKind == kKindBits) {
       const std::uint32_t d = static_cast<std::uint32_t>(dst), src = static_cast<std::uint32_t>(result);
       if (!fitsBits(d, S(src).rows)) return stop(next, StopReason::Error);
       if (!roomFor(d, wordsForBits(S(src).rows))) return stop(next, StopReason::Storage);
@@ -149,15 +165,22 @@ STAR_HD void Core<Team>::ret(Ctl& next) {
       dst = result;
     }
   }
-  for (std::uint64_t i = done.ownedBegin; i < h.owned; ++i) {
-    const Owned o = s_.owned[i];
-    S(o.handle).fixed = 0;
-    if (o.kind == kKindTable) s_.freeTables[h.freeTables++] = o.handle;
-    else s_.freeBits[h.freeBits++] = o.handle;
+  std::uint64_t bitsLeft = h.freeBits, tablesLeft = h.freeTables;
+  const std::uint64_t ownedEnd = h.owned;
+  const Owned* const owned = s_.owned;
+  std::uint32_t* const freeBits = s_.freeBits;
+  std::uint32_t* const freeTables = s_.freeTables;
+  for (std::uint64_t i = done.ownedBegin; i < ownedEnd; ++i) {
+    const Owned o = owned[i];
+    shapes[o.handle].fixed = 0;
+    if (o.kind == kKindTable) freeTables[tablesLeft++] = o.handle;
+    else freeBits[bitsLeft++] = o.handle;
   }
+  h.freeBits = bitsLeft;
+  h.freeTables = tablesLeft;
   h.owned = done.ownedBegin;
   h.stackSize = done.base;
-  --h.frames;
+  h.frames = frames - 1;
   next = Ctl{caller.pc, caller.function, caller.base, 0, kRun, jobs, 0};
 }
 
