@@ -25,9 +25,14 @@
 // counting one (bench/CountingBackend.h) to count them.
 // With --engine=device the interpreter hands the run to the backend's device engine; the steps
 // are then counted by the engine's opcode counters (the primitive and wait columns stay empty:
-// inside the engine there are no backend calls to count).
+// inside the engine there are no backend calls to count). The counters cost time of their own
+// (compiled code with them counts every instruction in memory): --uncounted times the engines
+// without them, and then a finished run's steps are the ones the procedure takes on the connected
+// grid (n - 1, FLOYD n; its results are checked against BGL as ever), an unfinished one's and
+// BELLMANFORD's are not known ("-").
 //   usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device|compiled] [--budget=SECONDS]
-//                          [--bgl-side=N] [--procs=NAME,...] [--floyd-max-gb=G] [side ...]
+//                          [--uncounted] [--bgl-side=N] [--procs=NAME,...] [--floyd-max-gb=G]
+//                          [side ...]
 //          (defaults: cpu, host, 60, 1000, dijkstra,bellmanford, 4, sides 32 100;
 //          --bgl-side=0 leaves the large BGL runs out)
 
@@ -277,8 +282,8 @@ struct StarRun {
   double seconds = 0;
   bench::BackendCounts counts;
   std::string engineSummary;  // the engine's --stats lines: launches, hand-overs, launch shape
-  std::uint64_t steps = 0;           // as the header says, per procedure
-  std::vector<long> dist;            // finished DIJKSTRA, BELLMANFORD: the distances from vertex 1
+  std::uint64_t steps = 0;    // as the header says, per procedure
+  std::vector<long> dist;     // finished DIJKSTRA, BELLMANFORD: the distances from vertex 1
   std::vector<std::uint64_t> floyd;  // finished FLOYD: its table D as read back
   long total = -1;                   // finished PRIM, KRUSKAL: the weight returned
   std::vector<std::uint64_t> tree;   // and T, the edge rows chosen
@@ -286,8 +291,8 @@ struct StarRun {
 
 // One run of a procedure on a fresh backend and interpreter.
 StarRun runStar(const Module& m, const std::string& backendName, const std::string& engine,
-                const Graph& g, const TableData& edges, std::uint64_t vb, std::uint64_t wb, Proc proc,
-                double budget) {
+                const Graph& g, const TableData& edges, std::uint64_t vb, std::uint64_t wb,
+                Proc proc, double budget, bool counted) {
   const bool deviceEngine = engine != "host";
   const std::uint64_t n = g.vertices;
   StarRun r;
@@ -297,9 +302,11 @@ StarRun runStar(const Module& m, const std::string& backendName, const std::stri
   Interpreter vm(deviceEngine ? *inner : static_cast<Backend&>(counting), out);
   if (deviceEngine) {
     // Compiled code comes from the disk cache after the first size (built once per program).
-    if (engine == "compiled") vm.enableCompiledEngine(true);
-    else vm.enableDeviceEngine(true);
-    vm.enableStats(true);  // the engine's opcode counters count the steps
+    if (engine == "compiled")
+      vm.enableCompiledEngine(true);
+    else
+      vm.enableDeviceEngine(true);
+    vm.enableStats(counted);  // the engine's opcode counters count the steps
     if (!vm.deviceEngineOn()) {
       r.error = "backend " + backendName + " has no " + engine + " engine";
       return r;
@@ -360,6 +367,11 @@ StarRun runStar(const Module& m, const std::string& backendName, const std::stri
   r.steps = proc == Proc::BellmanFord ? r.counts.finds / 2
             : proc == Proc::Floyd     ? r.counts.compares
                                       : r.counts.finds;
+  // Not counted: a finished run took the procedure's steps on the connected grid.
+  if (deviceEngine && !counted)
+    r.steps = !r.finished || proc == Proc::BellmanFord ? 0
+              : proc == Proc::Floyd                    ? g.vertices
+                                                       : g.vertices - 1;
   if (!r.finished) return r;
   if (!out.str().empty()) r.error = out.str();
   if (proc == Proc::Prim || proc == Proc::Kruskal) {
@@ -421,13 +433,15 @@ int main(int argc, char** argv) {
   std::string backendName = "cpu";
   std::string engine = "host";
   double budget = 60, floydMaxGb = 4;
+  bool counted = true;
   std::uint64_t bglSide = 1000;
   std::vector<std::uint64_t> sides;
   std::vector<ProcInfo> procs;
   const auto usage = [] {
     std::fprintf(stderr,
                  "usage: sssp_grid_bench [--backend=cpu|cuda] [--engine=host|device|compiled] "
-                 "[--budget=SECONDS] [--bgl-side=N] [--procs=dijkstra,bellmanford,prim,kruskal,"
+                 "[--budget=SECONDS] [--uncounted] [--bgl-side=N] "
+                 "[--procs=dijkstra,bellmanford,prim,kruskal,"
                  "floyd] [--floyd-max-gb=G] [side >= 2 ...]\n");
     return 1;
   };
@@ -437,6 +451,8 @@ int main(int argc, char** argv) {
       backendName = a.substr(10);
     else if (a == "--engine=device" || a == "--engine=host" || a == "--engine=compiled")
       engine = a.substr(9);
+    else if (a == "--uncounted")
+      counted = false;
     else if (a.rfind("--budget=", 0) == 0)
       budget = std::strtod(a.c_str() + 9, nullptr);
     else if (a.rfind("--bgl-side=", 0) == 0)
@@ -470,9 +486,10 @@ int main(int argc, char** argv) {
     auto probe = makeBackend(backendName);
     std::printf(
         "Graph procedures on grid graphs (4-neighbour arcs both ways, weights 1..100, seed %llu, "
-        "source and root: a corner); Star on backend %s (%s), %s engine\n\n",
+        "source and root: a corner); Star on backend %s (%s), %s engine%s\n\n",
         static_cast<unsigned long long>(kSeed), probe->name().c_str(), probe->device().c_str(),
-        engine.c_str());
+        engine.c_str(),
+        engine != "host" && !counted ? " without its counters (steps not counted)" : "");
   }
   std::fflush(stdout);
 
@@ -529,7 +546,8 @@ int main(int argc, char** argv) {
             "- | - | - | - | - | - | -");
         continue;
       }
-      const StarRun r = runStar(module, backendName, engine, g, edges, vb, wb, proc, budget);
+      const StarRun r =
+          runStar(module, backendName, engine, g, edges, vb, wb, proc, budget, counted);
       const std::uint64_t expectedSteps = proc == Proc::Floyd ? n : n - 1;
       std::string outcome;
       if (!r.error.empty()) {
@@ -574,7 +592,8 @@ int main(int argc, char** argv) {
           fixed(r.seconds, 3) + " | " + std::to_string(steps) + " | " +
               perStepOf(r.seconds, 1e3, 3) + " | " +
               (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.primitives), 1, 0)) +
-              " | " + (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0)) +
+              " | " +
+              (engine != "host" ? "-" : perStepOf(static_cast<double>(r.counts.syncs), 1, 0)) +
               " | " + (peer ? sig3(bglSeconds) : "-") + " | " + ratio);
       if (!r.engineSummary.empty())
         notes.push_back(std::string(info.name) + ", " + std::to_string(side) + " x " +
