@@ -134,7 +134,8 @@ class FunctionEmitter {
         return;
       }
       case Kind::ShapeRead:
-        o_ << "  { Word v; if (!c." << (loop_ ? "readInLoop(" : "read(") << opName(in.op) << ", " << reg(in, 1) << ", "
+        o_ << "  { Word v; if (!c." << (loop_ ? "readInLoop(" : "read(") << opName(in.op) << ", "
+           << reg(in, 1) << ", "
            << (in.op == Op::BGET ? "static_cast<std::int64_t>(" + reg(in, 2) + ")"
                                  : std::string("0"))
            << ", v)) " << stop(in, "StopReason::Error") << " " << reg(in, 0) << " = v; "
