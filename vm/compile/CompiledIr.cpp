@@ -55,7 +55,7 @@ IrFunction buildIr(std::uint32_t index, const FunctionCode& f) {
   std::vector<std::uint32_t> marks;
   std::set<std::uint32_t> targets;
   for (const Instr& in : instructions(f.code)) {
-    if (kindOf(in.op) == Kind::Interpret || kindOf(in.op) == Kind::Call)
+    if (const Kind k = kindOf(in.op); k == Kind::Interpret || k == Kind::Call)
       marks.push_back(static_cast<std::uint32_t>(in.next()));
     if (const int j = jumpOperand(in.op); j >= 0) targets.insert(in.operands[j]);
   }

@@ -143,7 +143,7 @@ class Compiled {
   // A read of a shape or bits (EngineReads.h) by every thread; false: the host reports the error.
   STAR_HD bool read(Op op, Word handle, std::int64_t index, Word& out) {
     if (leaderReadsBits(op)) core.beforeSharedRead(static_cast<std::uint32_t>(handle));
-    return readShape(op, shape(handle), index, out);
+    return readInLoop(op, handle, index, out);
   }
   // The same in an owned loop's code: the loop's way in settled the handles it reads the bits of
   // (ownedLoopEnter), and nothing in the loop writes their words (ownedLoopFits), so no read in it

@@ -113,6 +113,22 @@ class Core {
   // The one instruction at `at` run as run() runs it (its interrupt check and the copies of a call
   // included), for instructions compiled code leaves to the interpreter; where the run goes on,
   // to every thread. A stop is written to the header.
+  STAR_HD Ctl runOne(Ctl at) {
+    settle();
+    t_.syncBlock();  // the caller's writes to the state are seen; every read of the slots is done
+    if (t_.leader()) t_.ctl()[0] = at;
+    std::uint64_t step = 0;
+    bool done = false;
+    for (;;) {
+      const Ctl c = beginStep(step);
+      // A leader that read bits in the step before: compiled code's next write of bits (Core::team)
+      // waits for it, as the interpreter's next step would (runStep). Returning without noting it
+      // let another block overwrite a word a leader was still reading, and the blocks decide apart.
+      pendingReads_ = pendingReads_ || c.reads;
+      if (c.stop || (done && !c.jobs && c.mode != kCheck)) return c;
+      done = runStep(c, step, true) || done;
+    }
+  }
   // Compiled code's CALL (after compiled code's own poll) and RET at `at`: the leader's
   // Core::enter or Core::ret, then the team's copies they ask for; where the run goes on, to
   // every thread. A stop is not written to the header (Compiled::stopAt does that). The control
@@ -138,22 +154,6 @@ class Core {
       runJobs(t_, s_.jobs, s_.shapes, c.jobs);
     }
     return c;
-  }
-  STAR_HD Ctl runOne(Ctl at) {
-    settle();
-    t_.syncBlock();  // the caller's writes to the state are seen; every read of the slots is done
-    if (t_.leader()) t_.ctl()[0] = at;
-    std::uint64_t step = 0;
-    bool done = false;
-    for (;;) {
-      const Ctl c = beginStep(step);
-      // A leader that read bits in the step before: compiled code's next write of bits (Core::team)
-      // waits for it, as the interpreter's next step would (runStep). Returning without noting it
-      // let another block overwrite a word a leader was still reading, and the blocks decide apart.
-      pendingReads_ = pendingReads_ || c.reads;
-      if (c.stop || (done && !c.jobs && c.mode != kCheck)) return c;
-      done = runStep(c, step, true) || done;
-    }
   }
 
  private:
