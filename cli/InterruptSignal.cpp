@@ -41,10 +41,13 @@ InterruptCatcher::InterruptCatcher(Second second) {
   struct sigaction sa {};
   sa.sa_handler = onInterrupt;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;  // no SA_RESTART: a blocking open or read returns EINTR and reports the interrupt
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking call returns EINTR (file opens, reads and writes
+                    // also look at the flag every 50 ms: core/FileText.cpp)
   sigaction(SIGINT, &sa, &previous_);
 }
 
-InterruptCatcher::~InterruptCatcher() { sigaction(SIGINT, &previous_, nullptr); }
+InterruptCatcher::~InterruptCatcher() {
+  sigaction(SIGINT, &previous_, nullptr);
+}
 
 }  // namespace star

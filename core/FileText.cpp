@@ -31,14 +31,27 @@ class FileDescriptor {
   bool owned_;
 };
 
-bool interruptRequested() { return gInterruptRequested.load(std::memory_order_relaxed); }
+bool interruptRequested() {
+  return gInterruptRequested.load(std::memory_order_relaxed);
+}
 
-// A failed call that another signal (not Ctrl-C) cut short: make it again.
-bool retryable() { return errno == EINTR && !interruptRequested(); }
+// A failed call that another signal (not Ctrl-C) cut short, or a non-blocking one that found
+// nothing to do: make it again (after awaitReady, which looks at the flag).
+bool retryable() {
+  return (errno == EINTR || errno == EAGAIN) && !interruptRequested();
+}
+
+bool isFifo(const std::string& path) {
+  struct stat s {};
+  return ::stat(path.c_str(), &s) == 0 && S_ISFIFO(s.st_mode);
+}
 
 // A failed call's error: "interrupted" after Ctrl-C, else "cannot VERB: REASON".
 std::string failure(const char* verb) {
-  return errno == EINTR ? "interrupted" : std::string("cannot ") + verb + ": " + std::strerror(errno);
+  // EINTR, or EAGAIN that was not made again because Ctrl-C came (retryable).
+  return errno == EINTR || errno == EAGAIN
+             ? "interrupted"
+             : std::string("cannot ") + verb + ": " + std::strerror(errno);
 }
 
 // Waits until `fd` is ready for `events` or Ctrl-C comes. A Ctrl-C that landed before a blocking
@@ -47,24 +60,35 @@ std::string failure(const char* verb) {
 bool awaitReady(int fd, short events) {
   for (;;) {
     if (interruptRequested()) return false;
-    struct pollfd p {fd, events, 0};
+    struct pollfd p {
+      fd, events, 0
+    };
     const int n = ::poll(&p, 1, 50);
-    if (n != 0 && !(n < 0 && errno == EINTR)) return true;  // ready, hung up, or an error read/write reports
+    if (n != 0 && !(n < 0 && errno == EINTR))
+      return true;  // ready, hung up, or an error read/write reports
   }
 }
 
-// open(2) that Ctrl-C can stop: a FIFO with no writer (or, for writing, no reader) blocks in open
-// until one comes, and the SIGINT handlers are installed without SA_RESTART so that the call
-// returns EINTR. Another signal (not an interrupt) simply retries. `verb` names the use in errors.
+// open(2) that Ctrl-C can stop without a signal's help. A FIFO with no partner would block in
+// open until one comes, and only EINTR could end that wait -- but a library in the process may
+// add SA_RESTART to the SIGINT handler (NVRTC 13.0 does: its compile re-installs the handler with
+// the flag), and then the blocked call restarts and the run hangs. So the file is opened without
+// blocking: a FIFO opens for reading at once (the reads' awaitReady waits for a writer, looking
+// at the flag every 50 ms), and one with no reader refuses to open for writing (ENXIO), which is
+// tried again every 50 ms. The descriptor stays non-blocking: every read and write waits in
+// awaitReady first, and EAGAIN goes back there. `verb` names the use in errors.
 int openInterruptibly(const std::string& path, int flags, const char* verb, std::string& error) {
   for (;;) {
-    // A Ctrl-C before the open: a FIFO with no partner would otherwise block with the signal spent.
     if (interruptRequested()) {
       error = "interrupted";
       return -1;
     }
-    const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
+    const int fd = ::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK, 0666);
     if (fd >= 0) return fd;
+    if (errno == ENXIO && isFifo(path)) {
+      ::poll(nullptr, 0, 50);  // no reader yet
+      continue;
+    }
     if (retryable()) continue;
     error = failure(verb);
     return -1;
@@ -131,8 +155,9 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::uint64_
     const bool sizeUnknown = before.st_size == 0;
     if (::fstat(fd.get(), &after) != 0 || !sameFile(before, after) ||
         (!sizeUnknown && text.size() != static_cast<std::uint64_t>(before.st_size))) {
-      error = "changed while it was read (" + std::to_string(before.st_size) + " bytes when opened, " +
-              std::to_string(text.size()) + " read); read it again once it is complete";
+      error = "changed while it was read (" + std::to_string(before.st_size) +
+              " bytes when opened, " + std::to_string(text.size()) +
+              " read); read it again once it is complete";
       return std::nullopt;
     }
   }
@@ -169,7 +194,8 @@ bool writeFileText(const std::string& path, const std::string& text, std::string
 
 std::string fileErrorMessage(const std::string& path, const std::string& error) {
   const std::string prefix = "cannot read: ";
-  if (error.rfind(prefix, 0) == 0) return "cannot read " + path + ": " + error.substr(prefix.size());
+  if (error.rfind(prefix, 0) == 0)
+    return "cannot read " + path + ": " + error.substr(prefix.size());
   return path + " " + error;
 }
 
@@ -182,10 +208,12 @@ std::string describeBytes(std::uint64_t bytes) {
     ++u;
   }
   char buf[48];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
   else if (v == static_cast<double>(static_cast<std::uint64_t>(v)))
     std::snprintf(buf, sizeof buf, "%.0f %s", v, units[u]);
-  else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
 }
 

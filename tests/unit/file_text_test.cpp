@@ -2,6 +2,7 @@
 // signal is spent by then (nothing cuts the call short), so the calls must look at the flag.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <future>
 #include <string>
+#include <thread>
 
 #include "core/FileText.h"
 #include "core/Interrupt.h"
@@ -84,6 +86,90 @@ TEST_F(FileTextInterrupt, OpenOfAFifoWithNoPartnerStops) {
         return error;
       },
       [&] { close(open(fifo_.c_str(), O_RDONLY | O_NONBLOCK)); });
+}
+
+// Ctrl-C while an open waits on a FIFO, with a SIGINT handler that restarts what it interrupts (as
+// NVRTC leaves it): the open must still end, without the signal's EINTR.
+class FileTextRestartingHandler : public FileTextInterrupt {
+ protected:
+  void SetUp() override {
+    FileTextInterrupt::SetUp();
+    gInterruptRequested = false;  // the Ctrl-C comes while the call waits
+    struct sigaction sa {};
+    sa.sa_handler = [](int) { gInterruptRequested = true; };
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, &old_);
+  }
+  void TearDown() override {
+    sigaction(SIGINT, &old_, nullptr);
+    FileTextInterrupt::TearDown();
+  }
+  // Runs `call` on a thread of its own, interrupts it there after 200 ms, and expects it to end
+  // with "interrupted" within 5 s; `unblock` frees it otherwise.
+  template <class Call, class Unblock>
+  void expectInterruptedWhileWaiting(Call call, Unblock unblock) {
+    std::promise<pthread_t> started;
+    auto thread = started.get_future();
+    auto done = std::async(std::launch::async, [&] {
+      started.set_value(pthread_self());
+      return call();
+    });
+    const pthread_t worker = thread.get();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    pthread_kill(worker, SIGINT);
+    if (done.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+      unblock();
+      done.wait();
+      FAIL() << "the call went on waiting after Ctrl-C";
+    }
+    EXPECT_EQ(done.get(), "interrupted");
+  }
+  struct sigaction old_ {};
+};
+
+TEST_F(FileTextRestartingHandler, OpenForWritingWithNoReaderStops) {
+  expectInterruptedWhileWaiting(
+      [&] {
+        std::string error;
+        EXPECT_FALSE(writeFileText(fifo_, "x", error));
+        return error;
+      },
+      [&] { close(open(fifo_.c_str(), O_RDONLY | O_NONBLOCK)); });
+}
+
+TEST_F(FileTextRestartingHandler, OpenForReadingWithNoWriterStops) {
+  expectInterruptedWhileWaiting(
+      [&] {
+        std::string error;
+        EXPECT_FALSE(readBoundedFile(fifo_, 1 << 20, error).has_value());
+        return error;
+      },
+      [&] { close(open(fifo_.c_str(), O_WRONLY | O_NONBLOCK)); });
+}
+
+// A FIFO still reads in full when its writer comes after the open and writes in pieces.
+TEST(FileText, ReadsAFifoWhoseWriterComesLater) {
+  char dir[] = "/tmp/star-file-text-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string fifo = std::string(dir) + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto writer = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const int fd = open(fifo.c_str(), O_WRONLY);
+    for (const char* piece : {"01\n", "10\n"}) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_EQ(write(fd, piece, 3), 3);
+    }
+    close(fd);
+  });
+  std::string error;
+  const auto text = readBoundedFile(fifo, 100, error);
+  writer.wait();
+  ASSERT_TRUE(text.has_value()) << error;
+  EXPECT_EQ(*text, "01\n10\n");
+  unlink(fifo.c_str());
+  rmdir(dir);
 }
 
 TEST(FileText, WritesAndReadsBackWithoutAnInterrupt) {

@@ -5,6 +5,7 @@
 // a launch (that needs a GPU), and reports the build's time. Skipped where libnvrtc or
 // libnvJitLink cannot be loaded.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <chrono>
 #include <cstdio>
@@ -100,6 +101,32 @@ TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
   EXPECT_FALSE(other.fromCache);
   EXPECT_NE(other.key, first.key);
   ::unsetenv("STAR_CACHE_DIR");
+}
+
+// A build leaves the process's Ctrl-C handler as it found it. NVRTC 13.0 re-installs the SIGINT
+// handler with SA_RESTART added, and star's handler needs a blocked call to return EINTR; on the
+// GPU, compiled code's first run of a program then hung in the open of a FIFO after Ctrl-C.
+TEST(NvrtcCompileSignals, BuildKeepsTheInterruptHandlersFlags) {
+  cuda::NvrtcCompiler nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
+  cuda::DeviceLinker linker;
+  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  startest::TempDir dir;
+  const std::string source = smallProgram(dir);
+  ASSERT_FALSE(source.empty());
+  struct sigaction mine {
+  }, old{};
+  mine.sa_handler = [](int) {};
+  sigemptyset(&mine.sa_mask);
+  mine.sa_flags = 0;
+  ASSERT_EQ(sigaction(SIGINT, &mine, &old), 0);
+  const cuda::GpuBuild build = cuda::buildForGpu(source, false, 90, false);
+  struct sigaction after {};
+  sigaction(SIGINT, nullptr, &after);
+  sigaction(SIGINT, &old, nullptr);
+  ASSERT_FALSE(build.cubin.empty()) << build.error;
+  EXPECT_EQ(after.sa_handler, mine.sa_handler);
+  EXPECT_EQ(after.sa_flags & SA_RESTART, 0);
 }
 
 // Without the toolkit's run-time libraries the build says what is missing (the engine then says
