@@ -1,9 +1,13 @@
 #include "runtime-cuda/CompiledBuild.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "core/DiskCache.h"
+#include "core/KeepSignalFlags.h"
 #include "core/Stopwatch.h"
 #include "runtime-cuda/CompiledLibrary.h"
 #include "runtime-cuda/DeviceLinker.h"
@@ -27,9 +31,59 @@ std::uint64_t fixedKey(const NvrtcCompiler& nvrtc) {
   return key;
 }
 
-}  // namespace
+// Sources of `code`'s build in `pieces` parts, each compiled by NVRTC on a thread of its own and
+// linked together (the generated functions are separate device functions, STAR_CFN, so a part
+// needs the others' declarations only): the functions dealt out by size, largest first, to the
+// part with the least so far; each part instantiates its own for the kernel's team, and the first
+// holds the trampoline and the kernel.
+std::vector<std::string> pieceSources(const compile::GeneratedCpp& code, bool grid,
+                                      std::size_t pieces) {
+  std::vector<std::size_t> order(code.functions.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return code.functions[a].size() > code.functions[b].size();
+  });
+  std::vector<std::string> bodies(pieces), instances(pieces);
+  std::vector<std::size_t> load(pieces, 0);
+  load[0] = code.trampoline.size();
+  const std::string team = std::string("star::cuda::CompiledTeam<") + (grid ? "true" : "false") + ">";
+  for (const std::size_t i : order) {
+    const std::size_t p = static_cast<std::size_t>(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    load[p] += code.functions[i].size();
+    bodies[p] += code.functions[i];
+    const std::string k = std::to_string(code.indices[i]);
+    instances[p] += "template Exit f" + k + "<" + team + ">(Compiled<" + team + ">&);\n";
+  }
+  std::vector<std::string> sources;
+  for (std::size_t p = 0; p < pieces; ++p) {
+    std::string s = "#include \"runtime-cuda/kernels/CompiledTeam.cuh\"\n" + code.prelude + bodies[p];
+    if (p == 0) s += code.trampoline;
+    s += instances[p] + compile::GeneratedCpp::kNamespaceEnd;
+    if (p == 0) s += compiledKernelsEntry(grid);
+    sources.push_back(std::move(s));
+  }
+  return sources;
+}
 
-GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache) {
+// How many parts a build of `code` compiles in: one per kPieceBytes of generated text, at most
+// one per core ($STAR_COMPILE_PIECES sets it, for tests). Each part pays NVRTC's parse of the
+// engine's headers (about 0.2 s), so small programs stay whole.
+std::size_t piecesFor(const compile::GeneratedCpp& code, unsigned asked) {
+  constexpr std::size_t kPieceBytes = 48 * 1024;
+  if (asked == 0)
+    if (const char* e = std::getenv("STAR_COMPILE_PIECES"); e && *e)
+      asked = static_cast<unsigned>(std::strtoul(e, nullptr, 10));
+  std::size_t bytes = code.trampoline.size();
+  for (const std::string& f : code.functions) bytes += f.size();
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t n = asked ? asked : std::min(cores, (bytes + kPieceBytes - 1) / kPieceBytes);
+  return std::clamp<std::size_t>(n, 1, std::max<std::size_t>(1, code.functions.size()));
+}
+
+// The build of `sources` (one translation unit each), cached under the key of `whole`.
+GpuBuild buildSources(const std::string& whole, const std::vector<std::string>& sources, int arch,
+                      bool useCache) {
   GpuBuild out;
   const NvrtcCompiler nvrtc;
   const DeviceLinker linker;
@@ -41,8 +95,7 @@ GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool use
     out.error = linker.unavailableReason();
     return out;
   }
-  const std::string source = generated + compiledKernelsEntry(grid);
-  out.key = fnv1a("sm_" + std::to_string(arch), fnv1a(source, fixedKey(nvrtc)));
+  out.key = fnv1a("sm_" + std::to_string(arch), fnv1a(whole, fixedKey(nvrtc)));
   const std::string name = cacheEntryName("cuda", out.key, ".cubin");
   const DiskCache cache(useCache ? cacheDirectory() : "");
   if (std::optional<std::string> hit = cache.read(name)) {
@@ -55,24 +108,58 @@ GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool use
                                     compile::engineHeaders().end());
   for (const EmbeddedFile& f : compiledKernelHeaders()) headers.push_back(f);
   const Stopwatch compiling;
-  const std::string program =
-      nvrtc.compile(source, headers, arch, compiledCodeOptions(), out.error);
+  std::vector<std::string> programs(sources.size()), errors(sources.size());
+  {
+    // NVRTC adds SA_RESTART to the signal handlers it finds: taken back once every part is done
+    // (a part's own guard could restore another part's change).
+    const KeepSignalFlags keep;
+    const auto compileOne = [&](std::size_t i) {
+      programs[i] = nvrtc.compile(sources[i], headers, arch, compiledCodeOptions(), errors[i]);
+    };
+    std::vector<std::thread> others;
+    for (std::size_t i = 1; i < sources.size(); ++i) others.emplace_back(compileOne, i);
+    compileOne(0);
+    for (std::thread& t : others) t.join();
+  }
   out.compileSeconds = compiling.seconds();
-  if (program.empty()) return out;
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    if (programs[i].empty()) {
+      out.error = errors[i];
+      return out;
+    }
 
   // The library's own cubin where the architecture is the one star was built for; its PTX,
   // compiled by nvJitLink, for any other.
   const CompiledLibrary& library = compiledLibrary();
   const Stopwatch linking;
-  const LinkInput inputs[] = {
-      {LinkInput::Kind::Cubin, program, "star_compiled.cubin"},
-      arch == library.cubinArch
-          ? LinkInput{LinkInput::Kind::Cubin, library.cubin, "star_compiled_library.cubin"}
-          : LinkInput{LinkInput::Kind::Ptx, library.ptx, "star_compiled_library.ptx"}};
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < programs.size(); ++i)
+    names.push_back("star_compiled_" + std::to_string(i) + ".cubin");
+  std::vector<LinkInput> inputs;
+  for (std::size_t i = 0; i < programs.size(); ++i)
+    inputs.push_back({LinkInput::Kind::Cubin, programs[i], names[i].c_str()});
+  inputs.push_back(arch == library.cubinArch
+                       ? LinkInput{LinkInput::Kind::Cubin, library.cubin, "star_compiled_library.cubin"}
+                       : LinkInput{LinkInput::Kind::Ptx, library.ptx, "star_compiled_library.ptx"});
   out.cubin = linker.link(inputs, arch, out.error);
   out.linkSeconds = linking.seconds();
   if (!out.cubin.empty()) cache.write(name, out.cubin);
   return out;
+}
+
+}  // namespace
+
+GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache) {
+  const std::string source = generated + compiledKernelsEntry(grid);
+  return buildSources(source, {source}, arch, useCache);
+}
+
+GpuBuild buildForGpu(const compile::GeneratedCpp& code, bool grid, int arch, bool useCache,
+                     unsigned pieces) {
+  const std::string whole = code.text() + compiledKernelsEntry(grid);
+  const std::size_t n = piecesFor(code, pieces);
+  if (n == 1) return buildSources(whole, {whole}, arch, useCache);
+  return buildSources(whole, pieceSources(code, grid, n), arch, useCache);
 }
 
 }  // namespace star::cuda

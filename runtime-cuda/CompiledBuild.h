@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "vm/compile/EmitCpp.h"
+
 namespace star::cuda {
 
 struct GpuBuild {
@@ -22,5 +24,10 @@ struct GpuBuild {
 // `generated`: emitCpp's text, without the kernels (appended here: the grid form, or the block
 // form). arch: e.g. 90 for sm_90.
 GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache);
+// The same from emitCppParts's parts (the same cache entry as their text): a large program is
+// compiled in parts side by side, one per core at most, and linked (`pieces`: how many; 0 chooses
+// from the code's size, or $STAR_COMPILE_PIECES).
+GpuBuild buildForGpu(const compile::GeneratedCpp& code, bool grid, int arch, bool useCache,
+                     unsigned pieces = 0);
 
 }  // namespace star::cuda

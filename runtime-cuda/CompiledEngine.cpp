@@ -33,24 +33,24 @@ class CompiledPrograms {
   // The build of a program's block form (its grid form is built when a run first needs the
   // grid); the installer loads it and gives the program's kernels (null: the interpreter's).
   KernelInstaller prepare(const EngineProgramImage& image, CompileStats& stats) {
-    std::string source = compile::emitCpp(image);
-    const std::uint64_t key = fnv1a(source);
+    compile::GeneratedCpp code = compile::emitCppParts(image);
+    const std::uint64_t key = fnv1a(code.text());
     {
       const std::lock_guard lock(mutex_);
       if (auto it = loaded_.find(key); it != loaded_.end())
         return [kernels = it->second.get()](CompileStats&) { return kernels; };
     }
-    GpuBuild blockBuild = build(source, false, stats);
-    return [this, key, source = std::move(source),
+    GpuBuild blockBuild = build(code, false, stats);
+    return [this, key, code = std::move(code),
             blockBuild = std::move(blockBuild)](CompileStats& stats) -> EngineKernels* {
       const void* block = load(blockBuild, false, stats);
       if (!block) return nullptr;
       auto kernels =
-          std::make_unique<EngineKernels>([this, block, source, &stats](bool grid) -> const void* {
+          std::make_unique<EngineKernels>([this, block, code, &stats](bool grid) -> const void* {
             if (!grid) return block;
             // The grid form cannot fail where the block form built; if it does, the
             // interpreter's grid kernel runs the same protocol on the same state.
-            const void* k = load(build(source, true, stats), true, stats);
+            const void* k = load(build(code, true, stats), true, stats);
             return k ? k : interpreterKernel(true);
           });
       const std::lock_guard lock(mutex_);
@@ -62,9 +62,9 @@ class CompiledPrograms {
 
  private:
   // One form of a program built, or taken from the cache (no CUDA call), counted in `stats`.
-  GpuBuild build(const std::string& source, bool grid, CompileStats& stats) const {
+  GpuBuild build(const compile::GeneratedCpp& code, bool grid, CompileStats& stats) const {
     const Stopwatch watch;
-    GpuBuild b = buildForGpu(source, grid, arch_, useCache_);
+    GpuBuild b = buildForGpu(code, grid, arch_, useCache_);
     stats.seconds += watch.seconds();
     if (!b.cubin.empty()) (b.fromCache ? stats.hits : stats.misses) += 1;
     return b;

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "core/KeepSignalFlags.h"
 #include "runtime-cuda/DynamicLibrary.h"
 #include "vm/compile/EmitCpp.h"
 
@@ -98,7 +97,6 @@ std::string NvrtcCompiler::compile(const std::string& source, std::span<const Em
   auto once = [&](const std::vector<std::string>& with, nvrtcResult& rc) -> std::string {
     std::vector<const char*> optP;
     for (const std::string& o : with) optP.push_back(o.c_str());
-    const KeepSignalFlags keep;  // NVRTC adds SA_RESTART to the Ctrl-C handler
     nvrtcProgram prog = nullptr;
     if ((rc = api_->create(&prog, source.c_str(), "star_compiled.cu",
                            static_cast<int>(names.size()), textP.data(), nameP.data())) != 0) {

@@ -26,14 +26,15 @@ namespace {
 
 // The program's generated C++; every function of the module, not only those its entry reaches,
 // when `all` (a unit's whole cost).
-std::string generated(const Module& m, bool all) {
+compile::GeneratedCpp generatedParts(const Module& m, bool all) {
   std::vector<compile::FunctionCode> functions;
   for (const Function& f : m.functions) functions.push_back({f.name, f.code, f.numRegs});
   std::vector<compile::IrFunction> ir = compile::buildIr(functions, m.entry);
   if (all)
     for (compile::IrFunction& f : ir) f.reached = true;
-  return compile::emitCpp(ir);
+  return compile::emitCppParts(ir);
 }
+std::string generated(const Module& m, bool all) { return generatedParts(m, all).text(); }
 
 // The generated code of a small program with a loop (empty if it did not compile).
 std::string smallProgram(startest::TempDir& dir) {
@@ -60,9 +61,10 @@ TEST_P(NvrtcCompile, GeneratedCodeCompilesAndLinksForSm90) {
                            : startest::compileFile(startest::sourceDir() + "/" + file, false,
                                                    {startest::sourceDir() + "/stdlib"});
   ASSERT_TRUE(c.ok) << c.diagnostics;
-  const std::string source = generated(c.module, wholeUnit);
+  // In as many parts as star would build it in on this machine (CompiledBuild.h).
+  const compile::GeneratedCpp code = generatedParts(c.module, wholeUnit);
   for (const bool grid : {false, true}) {
-    const cuda::GpuBuild build = cuda::buildForGpu(source, grid, 90, false);
+    const cuda::GpuBuild build = cuda::buildForGpu(code, grid, 90, false);
     ASSERT_FALSE(build.cubin.empty()) << build.error;
     EXPECT_FALSE(build.fromCache);
     EXPECT_EQ(build.cubin.substr(1, 3), "ELF");  // a cubin is an ELF image
@@ -76,6 +78,37 @@ TEST_P(NvrtcCompile, GeneratedCodeCompilesAndLinksForSm90) {
     std::printf("%s, %s form: NVRTC %s %.2f s, nvJitLink %.2f s, %zu bytes of cubin\n",
                 file.c_str(), grid ? "grid" : "block", nvrtc.version().c_str(),
                 build.compileSeconds, build.linkSeconds, build.cubin.size());
+  }
+}
+
+// A program compiled in parts side by side links into the same kernels: every part's functions
+// resolve (a call into another part is an undefined symbol until the link), in both forms.
+TEST(NvrtcCompilePieces, PartsLinkIntoOneKernel) {
+  cuda::NvrtcCompiler nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
+  cuda::DeviceLinker linker;
+  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  startest::TempDir dir;
+  const auto c = startest::compileFile(startest::sourceDir() + "/examples/dijkstra.star", false,
+                                       {startest::sourceDir() + "/stdlib"});
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  const compile::GeneratedCpp code = generatedParts(c.module, false);
+  ASSERT_GE(code.functions.size(), 3u);
+  for (const bool grid : {false, true}) {
+    const cuda::GpuBuild whole = cuda::buildForGpu(code, grid, 90, false, 1);
+    const cuda::GpuBuild parts = cuda::buildForGpu(code, grid, 90, false, 3);
+    ASSERT_FALSE(parts.cubin.empty()) << parts.error;
+    ASSERT_FALSE(whole.cubin.empty()) << whole.error;
+    EXPECT_EQ(parts.key, whole.key);  // one cache entry for the program, however it was built
+    const char* kernel = grid ? "star_compiled_grid" : "star_compiled_block";
+    EXPECT_NE(parts.cubin.find(kernel), std::string::npos);
+    for (const std::uint32_t k : code.indices)  // each function's code, once
+      EXPECT_NE(parts.cubin.find("13star_compiled" + std::to_string(std::to_string(k).size() + 1) +
+                                 "f" + std::to_string(k) + "I"),
+                std::string::npos)
+          << "f" << k;
+    std::printf("dijkstra, %s form: whole %.2f s, 3 parts %.2f s (NVRTC)\n", grid ? "grid" : "block",
+                whole.compileSeconds, parts.compileSeconds);
   }
 }
 

@@ -22,6 +22,22 @@ namespace star::compile {
 // countOps: each instruction counts itself for --stats (Compiled::counted); without it the code
 // counts nothing (and builds a third faster).
 std::string emitCpp(std::span<const IrFunction> functions, bool countOps = false);
+
+// The same text in parts, for a build that compiles pieces of it side by side (the functions are
+// kept apart by STAR_CFN, so a piece needs the others' declarations only): `prelude` (the include,
+// every function's declaration, the namespace opened), each reached function's definition (fK,
+// K = indices[i]), the trampoline run(); then kNamespaceEnd closes the namespace. text() joins them
+// into emitCpp's text.
+struct GeneratedCpp {
+  static constexpr const char* kNamespaceEnd = "}  // namespace star_compiled\n";
+  std::string prelude;
+  std::vector<std::string> functions;
+  std::vector<std::uint32_t> indices;
+  std::string trampoline;
+  std::string text() const;
+};
+GeneratedCpp emitCppParts(std::span<const IrFunction> functions, bool countOps = false);
+GeneratedCpp emitCppParts(const EngineProgramImage& image);
 // The same for the program the device engine loads (its op words back to plain opcodes), from
 // the image's entry: what both run-time builds compile.
 std::string emitCpp(const EngineProgramImage& image);
