@@ -53,6 +53,15 @@ end.
 )";
 }
 
+// "host": the VM's own loop over the backend's primitives; "device": the device engine;
+// "compiled": compiled code (built once, then from the disk cache).
+void enableEngine(Interpreter& vm, const std::string& engine) {
+  if (engine == "compiled")
+    vm.enableCompiledEngine(true);
+  else
+    vm.enableDeviceEngine(engine == "device");
+}
+
 struct Timing {
   double seconds;
   std::uint64_t engineInstructions;
@@ -62,7 +71,7 @@ Timing runOnce(Backend& backend, const std::string& engine, const Module& m, std
                std::uint64_t reps) {
   std::ostringstream sink;
   Interpreter vm(backend, sink);
-  vm.enableDeviceEngine(engine == "device");
+  enableEngine(vm, engine);
   vm.setArguments({std::to_string(n), std::to_string(reps)});
   backend.synchronize();
   const auto start = std::chrono::steady_clock::now();
@@ -99,8 +108,8 @@ bool runStarLoopPrimitives(Backend& backend, const std::string& engine,
   {
     std::ostringstream sink;
     Interpreter probe(backend, sink);
-    probe.enableDeviceEngine(engine == "device");
-    if (engine == "device" && !probe.deviceEngineOn()) return false;
+    enableEngine(probe, engine);
+    if (engine != "host" && !probe.deviceEngineOn()) return false;
   }
   std::printf("\n### Inside a Star loop: backend %s (%s), %s engine\n\n", backend.name().c_str(),
               backend.device().c_str(), engine.c_str());

@@ -12,8 +12,8 @@
 namespace star::bench {
 
 // One table: a row per primitive, a column per size, microseconds per primitive (the loop's time
-// per iteration less that of the same loop with a scalar statement). `engine` is "host" or
-// "device"; false when the backend has no such engine.
+// per iteration less that of the same loop with a scalar statement). `engine` is "host",
+// "device" or "compiled"; false when the backend has no such engine.
 bool runStarLoopPrimitives(Backend& backend, const std::string& engine,
                            const std::vector<std::uint64_t>& sizes);
 

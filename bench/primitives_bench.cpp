@@ -7,9 +7,9 @@
 //   usage: primitives_bench [--cpu-only] [--sizes n,n,...] [--loop-sizes n,n,...]
 //                           [--loops-only | --no-loops]
 #include <chrono>
-#include <exception>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <random>
@@ -100,7 +100,8 @@ double usPer(Backend& b, Fixture& f, const Primitive& p, int iters) {
   auto t = std::chrono::steady_clock::now();
   for (int i = 0; i < iters; ++i) p.call(f, i);
   b.synchronize();
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count() / iters;
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count() /
+         iters;
 }
 
 // The paper's Table 1 (K40, microseconds) at 1000 rows, where it has the operation.
@@ -141,7 +142,8 @@ void runBackend(Backend& b, const std::vector<std::uint64_t>& sizes) {
 
 std::vector<std::uint64_t> parseSizes(char* list) {
   std::vector<std::uint64_t> sizes;
-  for (char* s = std::strtok(list, ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::strtoull(s, nullptr, 10));
+  for (char* s = std::strtok(list, ","); s; s = std::strtok(nullptr, ","))
+    sizes.push_back(std::strtoull(s, nullptr, 10));
   return sizes;
 }
 
@@ -154,7 +156,8 @@ int run(int argc, char** argv) {
     if (std::strcmp(argv[i], "--loops-only") == 0) calls = false;
     if (std::strcmp(argv[i], "--no-loops") == 0) loops = false;
     if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = parseSizes(argv[++i]);
-    if (std::strcmp(argv[i], "--loop-sizes") == 0 && i + 1 < argc) loopSizes = parseSizes(argv[++i]);
+    if (std::strcmp(argv[i], "--loop-sizes") == 0 && i + 1 < argc)
+      loopSizes = parseSizes(argv[++i]);
   }
   std::printf("# Star primitive benchmark\n");
 #ifdef STAR_HAVE_CUDA
@@ -162,13 +165,15 @@ int run(int argc, char** argv) {
   std::string why;
   if (!cpuOnly && cudaBackendAvailable(&why) &&
       bench::measureLaunchFloor(floor, wordsForBits(sizes.back()) * 8)) {
-    std::printf("\nPeer, same run: empty kernel back to back %.2f us; kernel + 8-byte read-back "
-                "%.2f us; device-to-device copy of %llu bytes: %.1f GB/s\n",
-                floor.emptyKernelUs, floor.roundTripUs,
-                (unsigned long long)(wordsForBits(sizes.back()) * 8), floor.copyGBps);
+    std::printf(
+        "\nPeer, same run: empty kernel back to back %.2f us; kernel + 8-byte read-back "
+        "%.2f us; device-to-device copy of %llu bytes: %.1f GB/s\n",
+        floor.emptyKernelUs, floor.roundTripUs,
+        (unsigned long long)(wordsForBits(sizes.back()) * 8), floor.copyGBps);
     auto gpu = makeCudaBackend();
     if (calls) runBackend(*gpu, sizes);
-    if (loops && !(bench::runStarLoopPrimitives(*gpu, "device", loopSizes) &&
+    if (loops && !(bench::runStarLoopPrimitives(*gpu, "compiled", loopSizes) &&
+                   bench::runStarLoopPrimitives(*gpu, "device", loopSizes) &&
                    bench::runStarLoopPrimitives(*gpu, "host", loopSizes)))
       return 1;
   } else if (!cpuOnly) {

@@ -4,7 +4,8 @@
 // per vertex). Prints a Markdown table for bench/RESULTS.md.
 // With a GPU, the papers' own adaptation (one kernel per k, bench/PaperWarshallAdapt.cu) runs on
 // the same graph in the same run, as the peer.
-//   usage: warshall_bench [--backend=cpu|cuda] [--engine=host|device] [--no-parallel-loops]
+//   usage: warshall_bench [--backend=cpu|cuda] [--engine=host|device|compiled]
+//   [--no-parallel-loops]
 //                         [--listing=1|2] [n ...]   (default cpu, host, on, 2, 1000 2000)
 #include <cstdio>
 #include <cstdlib>
@@ -55,11 +56,16 @@ int main(int argc, char** argv) {
   std::string listing = "2";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.rfind("--backend=", 0) == 0) backendName = a.substr(10);
-    else if (a.rfind("--engine=", 0) == 0) engineName = a.substr(9);
-    else if (a == "--no-parallel-loops") parallelLoops = false;
-    else if (a == "--listing=1" || a == "--listing=2") listing = a.substr(10);
-    else sizes.push_back(std::strtoull(argv[i], nullptr, 10));
+    if (a.rfind("--backend=", 0) == 0)
+      backendName = a.substr(10);
+    else if (a.rfind("--engine=", 0) == 0)
+      engineName = a.substr(9);
+    else if (a == "--no-parallel-loops")
+      parallelLoops = false;
+    else if (a == "--listing=1" || a == "--listing=2")
+      listing = a.substr(10);
+    else
+      sizes.push_back(std::strtoull(argv[i], nullptr, 10));
   }
   if (sizes.empty()) sizes = {1000, 2000};
 
@@ -78,6 +84,14 @@ int main(int argc, char** argv) {
   Module ioModule = io.takeModule();
   auto dir = std::filesystem::temp_directory_path();
 
+  // host: the VM's loop over the backend's primitives; device: the device engine; compiled:
+  // compiled code (its first run builds it, later ones load it from the disk cache).
+  const auto enableEngine = [&](Interpreter& vm) {
+    if (engineName == "compiled")
+      vm.enableCompiledEngine(true);
+    else
+      vm.enableDeviceEngine(engineName == "device");
+  };
   auto makeBackend = [&]() -> std::unique_ptr<Backend> {
 #ifdef STAR_HAVE_CUDA
     if (backendName == "cuda") return makeCudaBackend();
@@ -90,11 +104,15 @@ int main(int argc, char** argv) {
   };
   {
     auto probe = makeBackend();
-    std::printf("%s on backend %s (%s), %s engine, parallel loops %s\n\n", procedure, probe->name().c_str(),
-                probe->device().c_str(), engineName.c_str(), parallelLoops ? "on" : "off");
+    std::printf("%s on backend %s (%s), %s engine, parallel loops %s\n\n", procedure,
+                probe->name().c_str(), probe->device().c_str(), engineName.c_str(),
+                parallelLoops ? "on" : "off");
   }
-  std::printf("| n | arcs | 1s in closure (j) | C++ bitset Warshall, CPU (s) | %s on the VM, without file I/O (s) | ratio | time per inner iteration (us) | papers' kernel per k, this GPU (s) | %s / kernel per k |\n",
-              procedure, procedure);
+  std::printf(
+      "| n | arcs | 1s in closure (j) | C++ bitset Warshall, CPU (s) | %s on the VM, without file "
+      "I/O (s) | ratio | time per inner iteration (us) | papers' kernel per k, this GPU (s) | %s / "
+      "kernel per k |\n",
+      procedure, procedure);
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (std::uint64_t n : sizes) {
     TableData g = bench::randomDigraph(n, 2.0, 42 + n);
@@ -113,9 +131,10 @@ int main(int argc, char** argv) {
     std::ostringstream sink;
     Interpreter vm(*backend, sink);
     vm.enableParallelLoops(parallelLoops);
-    vm.enableDeviceEngine(engineName == "device");
-    if (engineName == "device" && !vm.deviceEngineOn()) {
-      std::fprintf(stderr, "backend %s has no device engine\n", backendName.c_str());
+    enableEngine(vm);
+    if (engineName != "host" && !vm.deviceEngineOn()) {
+      std::fprintf(stderr, "backend %s has no %s engine\n", backendName.c_str(),
+                   engineName.c_str());
       return 1;
     }
     vm.setArguments({in, out});
@@ -124,7 +143,7 @@ int main(int argc, char** argv) {
     double star = bench::secondsSince(t1);
     {
       Interpreter ioVm(*backend, sink);
-      ioVm.enableDeviceEngine(engineName == "device");
+      enableEngine(ioVm);
       ioVm.setArguments({in, out + ".io"});
       auto t2 = std::chrono::steady_clock::now();
       ioVm.run(ioModule, ioModule.entry);
@@ -139,7 +158,8 @@ int main(int argc, char** argv) {
         bool r = (ref[i * w + j / 64] >> (j % 64)) & 1;
         ones += r;
         if (r != got.get(i, j)) {
-          std::fprintf(stderr, "MISMATCH at (%llu, %llu)\n", (unsigned long long)i, (unsigned long long)j);
+          std::fprintf(stderr, "MISMATCH at (%llu, %llu)\n", (unsigned long long)i,
+                       (unsigned long long)j);
           return 1;
         }
       }
@@ -154,8 +174,8 @@ int main(int argc, char** argv) {
       for (std::uint64_t j = 0; j < n && peer >= 0; ++j)
         for (std::uint64_t i = 0; i < n; ++i)
           if (((columns[j * w + i / 64] >> (i % 64)) & 1) != got.get(i, j)) {
-            std::fprintf(stderr, "the kernel per k differs at (%llu, %llu)\n", (unsigned long long)i,
-                         (unsigned long long)j);
+            std::fprintf(stderr, "the kernel per k differs at (%llu, %llu)\n",
+                         (unsigned long long)i, (unsigned long long)j);
             return 1;
           }
     }
@@ -165,8 +185,10 @@ int main(int argc, char** argv) {
     std::printf("| %llu | %llu | %llu | %.4f | %.4f | %.2fx | %.3f |", (unsigned long long)n,
                 (unsigned long long)arcs, (unsigned long long)ones, cpp, star, star / cpp,
                 star * 1e6 / static_cast<double>(ones));
-    if (peer >= 0) std::printf(" %.4f | %.2fx |\n", peer, star / peer);
-    else std::printf(" - | - |\n");
+    if (peer >= 0)
+      std::printf(" %.4f | %.2fx |\n", peer, star / peer);
+    else
+      std::printf(" - | - |\n");
     std::filesystem::remove(in);
     std::filesystem::remove(out);
   }

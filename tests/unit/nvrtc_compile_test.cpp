@@ -34,7 +34,9 @@ compile::GeneratedCpp generatedParts(const Module& m, bool all) {
     for (compile::IrFunction& f : ir) f.reached = true;
   return compile::emitCppParts(ir);
 }
-std::string generated(const Module& m, bool all) { return generatedParts(m, all).text(); }
+std::string generated(const Module& m, bool all) {
+  return generatedParts(m, all).text();
+}
 
 // The generated code of a small program with a loop (empty if it did not compile).
 std::string smallProgram(startest::TempDir& dir) {
@@ -107,8 +109,8 @@ TEST(NvrtcCompilePieces, PartsLinkIntoOneKernel) {
                                  "f" + std::to_string(k) + "I"),
                 std::string::npos)
           << "f" << k;
-    std::printf("dijkstra, %s form: whole %.2f s, 3 parts %.2f s (NVRTC)\n", grid ? "grid" : "block",
-                whole.compileSeconds, parts.compileSeconds);
+    std::printf("dijkstra, %s form: whole %.2f s, 3 parts %.2f s (NVRTC)\n",
+                grid ? "grid" : "block", whole.compileSeconds, parts.compileSeconds);
   }
 }
 

@@ -374,7 +374,8 @@ GeneratedCpp emitCppParts(std::span<const IrFunction> functions, bool countOps) 
   t << "// Enters the function the run is in until the run stops.\ntemplate <class Team>\n"
        "STAR_HD_FN void run(Team& t, const Program& p, Region s) {\n"
        "  Compiled<Team> c(t, p, s);\n  for (;;) {\n    Exit e;\n    switch (c.function) {\n";
-  for (const std::uint32_t k : g.indices) t << "      case " << k << ": e = f" << k << "(c); break;\n";
+  for (const std::uint32_t k : g.indices)
+    t << "      case " << k << ": e = f" << k << "(c); break;\n";
   t << "      default: e = c.interpret(c.pc);\n    }\n    if (e == Exit::Stopped) return;\n  "
        "}\n}\n\n";
   g.trampoline = t.str();
@@ -409,7 +410,9 @@ GeneratedCpp emitCppParts(const EngineProgramImage& image) {
   return emitCppParts(buildIr(functions, image.entry), image.countOps);
 }
 
-std::string emitCpp(const EngineProgramImage& image) { return emitCppParts(image).text(); }
+std::string emitCpp(const EngineProgramImage& image) {
+  return emitCppParts(image).text();
+}
 
 std::vector<std::string> deviceOpcodeDefines() {
   std::vector<std::string> out;
