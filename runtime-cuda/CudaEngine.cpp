@@ -50,7 +50,8 @@ void CudaEngine::hostBuffer(std::uint64_t words) {
   pinnedWords_ = 0;
   words = std::max<std::uint64_t>(words, pinnedWords_ * 2);
   void* host = nullptr;
-  checkAlloc(cudaHostAlloc(&host, words * sizeof(std::uint64_t), cudaHostAllocMapped), words * sizeof(std::uint64_t));
+  checkAlloc(cudaHostAlloc(&host, words * sizeof(std::uint64_t), cudaHostAllocMapped),
+             words * sizeof(std::uint64_t));
   pinned_ = static_cast<std::uint64_t*>(host);
   void* device = nullptr;
   check(cudaHostGetDevicePointer(&device, host, 0), "cudaHostGetDevicePointer");
@@ -70,8 +71,8 @@ void CudaEngine::load(const EngineProgramImage& image) {
   const std::uint64_t constWords = appendWords(words, image.constWords);
   const std::uint64_t loops = appendWords(words, image.loops);
   std::uint64_t* base = ctx_.grow(programWords_, programCapacity_, words.size());
-  check(cudaMemcpyAsync(base, words.data(), words.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
-                        ctx_.stream()),
+  check(cudaMemcpyAsync(base, words.data(), words.size() * sizeof(std::uint64_t),
+                        cudaMemcpyHostToDevice, ctx_.stream()),
         "device engine program");
   ctx_.synchronize();  // `words` goes away
   program_.code = reinterpret_cast<const std::uint32_t*>(base + code);
@@ -107,16 +108,18 @@ void CudaEngine::run(EngineRun& r) {
   // VM asks for (a call beyond that room stops the run, which the host resumes with more): the
   // leader's every load of a register or shape is then a shared-memory one, not an L2 round trip.
   engine::Header small = h;
-  small.stackCap = h.stackSize + std::min<std::uint64_t>(h.stackCap - h.stackSize, kSharedStackRoom);
+  small.stackCap =
+      h.stackSize + std::min<std::uint64_t>(h.stackCap - h.stackSize, kSharedStackRoom);
   small.framesCap = h.frames + std::min<std::uint64_t>(h.framesCap - h.frames, kSharedFramesRoom);
   small.ownedCap = h.owned + std::min<std::uint64_t>(h.ownedCap - h.owned, kSharedOwnedRoom);
-  const bool shared = !std::getenv("STAR_ENGINE_GLOBAL_REGION") &&
-                      engine::layoutOf(small).total * sizeof(std::uint64_t) <= kernels_->sharedLimit();
+  const bool shared =
+      !std::getenv("STAR_ENGINE_GLOBAL_REGION") &&
+      engine::layoutOf(small).total * sizeof(std::uint64_t) <= kernels_->sharedLimit();
   if (shared) h = small;
   const engine::Layout l = engine::layoutOf(h);
   hostBuffer(l.total + 8);
   std::uint64_t* flags = pinned_ + l.total;  // [0] interrupt, [1] ticket
-  std::uint64_t work = 0;  // the most words one step of one value may touch
+  std::uint64_t work = 0;                    // the most words one step of one value may touch
   // Whole tables count only for a run that may reach a loop the engine runs over one: a program
   // that merely links such a loop (DIJKSTRA beside WARSHALL_C in graphs) keeps one block.
   const bool loops = (h.flags & engine::kFlagEngineLoopsReachable) != 0;
@@ -149,26 +152,38 @@ void CudaEngine::run(EngineRun& r) {
   const char* forced = std::getenv("STAR_ENGINE_MODE");
   // Compiled code keeps kCompiledWordsPerThread words of a vector per thread in its owned loops
   // (engine::kOwnedWords): a block holds at most that many a thread, a grid the rest.
-  const std::uint64_t gridWords = kernels_->compiled()
-                                      ? EnginePolicy::kCompiledWordsPerThread * engine::kCompiledMaxThreads
-                                      : EnginePolicy::kGridWords;
+  const std::uint64_t gridWords =
+      kernels_->compiled() ? EnginePolicy::kCompiledWordsPerThread * engine::kCompiledMaxThreads
+                           : EnginePolicy::kGridWords;
   const bool grid = forced ? std::strcmp(forced, "grid") == 0 : work > gridWords;
   // STAR_ENGINE_THREADS caps a block's threads (a tuning experiment: fewer warps run the scalar
   // code that every thread of compiled code repeats).
   static const unsigned maxThreads = [] {
     const char* v = std::getenv("STAR_ENGINE_THREADS");
     const unsigned long n = v ? std::strtoul(v, nullptr, 10) : 0;
-    return n >= 32 && n < EnginePolicy::kMaxThreads ? static_cast<unsigned>(n / 32 * 32) : EnginePolicy::kMaxThreads;
+    return n >= 32 && n < EnginePolicy::kMaxThreads ? static_cast<unsigned>(n / 32 * 32)
+                                                    : EnginePolicy::kMaxThreads;
   }();
   unsigned blocks = 1, threads;
-  const unsigned teamMax = kernels_->compiled() ? std::min(maxThreads, engine::kCompiledMaxThreads) : maxThreads;
+  const unsigned teamMax =
+      kernels_->compiled() ? std::min(maxThreads, engine::kCompiledMaxThreads) : maxThreads;
+  // STAR_ENGINE_BLOCKS caps a grid's blocks (a tuning experiment: a grid barrier's cost grows
+  // with the blocks that meet at it).
+  static const unsigned maxBlocks = [] {
+    const char* v = std::getenv("STAR_ENGINE_BLOCKS");
+    return v ? static_cast<unsigned>(std::strtoul(v, nullptr, 10)) : 0u;
+  }();
   if (grid) {
     threads = teamMax;
-    blocks = std::max(1u, kernels_->gridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
+    blocks =
+        std::max(1u, kernels_->gridBlocks(threads, shared ? l.total * sizeof(std::uint64_t) : 0));
+    if (maxBlocks) blocks = std::min(blocks, maxBlocks);
   } else {
-    const std::uint64_t perThread = kernels_->compiled() ? EnginePolicy::kCompiledWordsPerThread : 1;
+    const std::uint64_t perThread =
+        kernels_->compiled() ? EnginePolicy::kCompiledWordsPerThread : 1;
     const std::uint64_t wanted = (work + perThread - 1) / perThread;
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>((wanted + 31) / 32 * 32, 32, teamMax));
+    threads =
+        static_cast<unsigned>(std::clamp<std::uint64_t>((wanted + 31) / 32 * 32, 32, teamMax));
   }
   EngineParams p{};
   p.program = program_;
@@ -186,19 +201,23 @@ void CudaEngine::run(EngineRun& r) {
     }
     p.gridBarrier = reinterpret_cast<unsigned*>(gridBarrier_);
   }
-  if (grid) blocks = kernels_->launchGrid(ctx_.stream(), p, blocks, threads);
-  else kernels_->launchBlock(ctx_.stream(), p, threads);
+  if (grid)
+    blocks = kernels_->launchGrid(ctx_.stream(), p, blocks, threads);
+  else
+    kernels_->launchBlock(ctx_.stream(), p, threads);
   ++launches_;
-  shape_ = grid ? std::to_string(blocks) + " blocks x " + std::to_string(threads) + " threads (cooperative grid)"
+  shape_ = grid ? std::to_string(blocks) + " blocks x " + std::to_string(threads) +
+                      " threads (cooperative grid)"
                 : "1 block x " + std::to_string(threads) + " threads";
   if (!shared) shape_ += ", state in global memory";
   ctx_.waitTicket(&flags[1], p.ticket, &flags[0]);
 
-  engine::unpackRegion(pinned_, l, r, [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
-    DeviceValue& v = values_.at(hd);
-    v.rows = rows;
-    v.cols = values_.kind(hd) == HandleKind::Table ? cols : 1;
-  });
+  engine::unpackRegion(pinned_, l, r,
+                       [&](std::uint32_t hd, std::uint64_t rows, std::uint64_t cols) {
+                         DeviceValue& v = values_.at(hd);
+                         v.rows = rows;
+                         v.cols = values_.kind(hd) == HandleKind::Table ? cols : 1;
+                       });
 }
 
 }  // namespace star::cuda

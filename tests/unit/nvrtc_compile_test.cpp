@@ -48,13 +48,19 @@ std::string smallProgram(startest::TempDir& dir) {
   return c.ok ? generated(c.module, false) : std::string();
 }
 
+// Skips the test where libnvrtc or libnvJitLink cannot be loaded.
+#define STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc)                           \
+  do {                                                                     \
+    if (!(nvrtc).available()) GTEST_SKIP() << (nvrtc).unavailableReason(); \
+    if (const cuda::DeviceLinker linker; !linker.available())              \
+      GTEST_SKIP() << linker.unavailableReason();                          \
+  } while (false)
+
 class NvrtcCompile : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(NvrtcCompile, GeneratedCodeCompilesAndLinksForSm90) {
   cuda::NvrtcCompiler nvrtc;
-  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
-  cuda::DeviceLinker linker;
-  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   const std::string file = GetParam();
   const bool wholeUnit = file.find("stdlib/") != std::string::npos;
   startest::TempDir dir;
@@ -87,9 +93,7 @@ TEST_P(NvrtcCompile, GeneratedCodeCompilesAndLinksForSm90) {
 // resolve (a call into another part is an undefined symbol until the link), in both forms.
 TEST(NvrtcCompilePieces, PartsLinkIntoOneKernel) {
   cuda::NvrtcCompiler nvrtc;
-  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
-  cuda::DeviceLinker linker;
-  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   startest::TempDir dir;
   const auto c = startest::compileFile(startest::sourceDir() + "/examples/dijkstra.star", false,
                                        {startest::sourceDir() + "/stdlib"});
@@ -117,9 +121,7 @@ TEST(NvrtcCompilePieces, PartsLinkIntoOneKernel) {
 // The cache returns what the build made, and a changed architecture is another entry.
 TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
   cuda::NvrtcCompiler nvrtc;
-  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
-  cuda::DeviceLinker linker;
-  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   startest::TempDir dir;
   ::setenv("STAR_CACHE_DIR", dir.file("cache").c_str(), 1);
   const std::string source = smallProgram(dir);
@@ -143,9 +145,7 @@ TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
 // GPU, compiled code's first run of a program then hung in the open of a FIFO after Ctrl-C.
 TEST(NvrtcCompileSignals, BuildKeepsTheInterruptHandlersFlags) {
   cuda::NvrtcCompiler nvrtc;
-  if (!nvrtc.available()) GTEST_SKIP() << nvrtc.unavailableReason();
-  cuda::DeviceLinker linker;
-  if (!linker.available()) GTEST_SKIP() << linker.unavailableReason();
+  STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   startest::TempDir dir;
   const std::string source = smallProgram(dir);
   ASSERT_FALSE(source.empty());
