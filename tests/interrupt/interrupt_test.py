@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 STAR, BACKEND, ENGINE = sys.argv[1], sys.argv[2], sys.argv[3]
 FLAGS = sys.argv[4:]
@@ -33,39 +34,53 @@ def program(directory, name, text):
 
 
 def interrupt(name, source, expected_loc, args=(), started=None, delay=START):
+    """One case, as run_case; an exception in the test's own code is that case's failure (with its
+    traceback), not the end of the other cases."""
+    try:
+        return run_case(name, source, expected_loc, args, started, delay)
+    except Exception:
+        return "%s: the test raised %s" % (name, traceback.format_exc())
+
+
+def run_case(name, source, expected_loc, args, started, delay):
     """Runs the program, sends one SIGINT once `started` (a function of the process) says it is
     running (or after `delay` seconds), and checks how it ended."""
     with tempfile.TemporaryDirectory() as d:
         path = program(d, name, source)
-        err = open(os.path.join(d, "stderr"), "w+")
+        err = open(os.path.join(d, "stderr"), "w+", errors="replace")
         p = subprocess.Popen([STAR, "run", "--backend=" + BACKEND, "--engine=" + ENGINE, *FLAGS, path] + list(args),
                              stdout=subprocess.PIPE if started else subprocess.DEVNULL, stderr=err)
-        if started:
-            started(p)
-        else:
-            time.sleep(delay)
-        if p.poll() is not None:
-            return "%s: ended before the interrupt (status %s)" % (name, p.returncode)
-        sent = time.time()
-        p.send_signal(signal.SIGINT)
         try:
-            if p.stdout:  # keep draining, as a terminal would
-                while p.stdout.read(65536):
-                    if time.time() - sent > GRACE:
-                        raise subprocess.TimeoutExpired(p.args, GRACE)
-            p.wait(timeout=max(0.1, GRACE - (time.time() - sent)))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-            return "%s: still running %.0f s after the first Ctrl-C" % (name, GRACE)
-        took = time.time() - sent
-        err.seek(0)
-        text = err.read()
-        want = r"%s\.star:%s: runtime error: interrupted" % (name, expected_loc)
-        if p.returncode != 2 or not re.search(want, text):
-            return "%s: status %s, stderr %r (wanted status 2 and %r)" % (name, p.returncode, text[:300], want)
-        print("ok %s: stopped %.2f s after the first Ctrl-C" % (name, took))
-        return None
+            if started:
+                started(p)
+            else:
+                time.sleep(delay)
+            if p.poll() is not None:
+                return "%s: ended before the interrupt (status %s)" % (name, p.returncode)
+            sent = time.time()
+            p.send_signal(signal.SIGINT)
+            try:
+                if p.stdout:  # keep draining, as a terminal would
+                    while p.stdout.read(65536):
+                        if time.time() - sent > GRACE:
+                            raise subprocess.TimeoutExpired(p.args, GRACE)
+                p.wait(timeout=max(0.1, GRACE - (time.time() - sent)))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                return "%s: still running %.0f s after the first Ctrl-C" % (name, GRACE)
+            took = time.time() - sent
+            err.seek(0)
+            text = err.read()
+            want = r"%s\.star:%s: runtime error: interrupted" % (name, expected_loc)
+            if p.returncode != 2 or not re.search(want, text):
+                return "%s: status %s, stderr %r (wanted status 2 and %r)" % (name, p.returncode, text[:300], want)
+            print("ok %s: stopped %.2f s after the first Ctrl-C" % (name, took))
+            return None
+        finally:
+            if p.poll() is None:  # never left running, whatever happened here
+                p.kill()
+                p.wait()
 
 
 def first_output(p):
