@@ -71,12 +71,14 @@ bool awaitReady(int fd, short events) {
 
 // open(2) that Ctrl-C can stop without a signal's help. A FIFO with no partner would block in
 // open until one comes, and only EINTR could end that wait -- but a library in the process may
-// add SA_RESTART to the SIGINT handler (NVRTC 13.0 does: its compile re-installs the handler with
-// the flag), and then the blocked call restarts and the run hangs. So the file is opened without
-// blocking: a FIFO opens for reading at once (the reads' awaitReady waits for a writer, looking
-// at the flag every 50 ms), and one with no reader refuses to open for writing (ENXIO), which is
-// tried again every 50 ms. The descriptor stays non-blocking: every read and write waits in
-// awaitReady first, and EAGAIN goes back there. `verb` names the use in errors.
+// make the SIGINT handler restart what it interrupts (NVRTC 13.0 does: core/KeepSignalFlags.h),
+// and then the blocked call restarts and the run hangs. So the file is opened without blocking: a
+// FIFO opens for reading at once (the reads' awaitReady waits for a writer, looking at the flag
+// every 50 ms), and one with no reader refuses to open for writing (ENXIO), which is tried again
+// every 50 ms, as is an open that would block for another reason (EAGAIN: a lease being broken).
+// A FIFO's descriptor stays non-blocking (every read and write waits in awaitReady first, and
+// EAGAIN goes back there); any other file's blocks again, as it always did. `verb` names the use
+// in errors.
 int openInterruptibly(const std::string& path, int flags, const char* verb, std::string& error) {
   for (;;) {
     if (interruptRequested()) {
@@ -84,11 +86,18 @@ int openInterruptibly(const std::string& path, int flags, const char* verb, std:
       return -1;
     }
     const int fd = ::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK, 0666);
-    if (fd >= 0) return fd;
-    if (errno == ENXIO && isFifo(path)) {
-      ::poll(nullptr, 0, 50);  // no reader yet
+    if (fd >= 0) {
+      struct stat s {};
+      if (::fstat(fd, &s) == 0 && !S_ISFIFO(s.st_mode))
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      return fd;
+    }
+    const int why = errno;
+    if (why == EAGAIN || (why == ENXIO && isFifo(path))) {
+      ::poll(nullptr, 0, 50);  // no reader yet, or the open would block
       continue;
     }
+    errno = why;
     if (retryable()) continue;
     error = failure(verb);
     return -1;

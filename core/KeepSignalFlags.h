@@ -1,39 +1,56 @@
-// Keeps a library call from making this process's signal handlers restart what they interrupt.
-// NVRTC 13.0's compile re-installs the SIGINT and SIGTERM handlers it finds with SA_RESTART added;
-// star's Ctrl-C handlers (cli/InterruptSignal.cpp, the REPL's prompt) are installed without it, so
-// that a blocked call returns EINTR instead of going on waiting. When a KeepSignalFlags made
-// before such a call ends, every handler that has SA_RESTART now but had not then loses it again
-// (also one that star's own code installed meanwhile on another thread: star never asks for it).
+// Keeps library calls from changing this process's signal handling. NVRTC 13.0's compile installs
+// a SIGINT and a SIGTERM handler of its own for the compile's length and then puts back the one it
+// found with SA_RESTART added; star's Ctrl-C handlers (cli/InterruptSignal.cpp, the REPL's
+// prompt) are installed without it, so that a blocked call returns EINTR instead of going on
+// waiting. With several compiles at once (a build in parts) one compile can even take another's
+// handler for the one to put back. So every KeepSignalFlags alive at once shares one record: the
+// first to begin saves every handler, and the last to end puts back each one that changed.
+// (A handler star's own code changed meanwhile on another thread would be put back too; star
+// installs and removes its handlers around runs and prompts, which do not overlap a build's end
+// in a way that loses one: at worst star's Ctrl-C handler stays installed between two REPL
+// inputs, where it only sets the flag.)
 #pragma once
 
 #include <signal.h>
+
+#include <mutex>
 
 namespace star {
 
 class KeepSignalFlags {
  public:
   KeepSignalFlags() {
-    for (int s = 1; s < kSignals; ++s) restarting_[s] = restarts(s);
+    const std::lock_guard lock(shared().mutex);
+    if (shared().users++ > 0) return;
+    for (int s = 1; s < kSignals; ++s)
+      shared().known[s] = sigaction(s, nullptr, &shared().saved[s]) == 0;
   }
   ~KeepSignalFlags() {
+    const std::lock_guard lock(shared().mutex);
+    if (--shared().users > 0) return;
     for (int s = 1; s < kSignals; ++s) {
+      const struct sigaction& was = shared().saved[s];
       struct sigaction now {};
-      if (restarting_[s] || sigaction(s, nullptr, &now) != 0 || !(now.sa_flags & SA_RESTART))
-        continue;
-      now.sa_flags &= ~SA_RESTART;
-      sigaction(s, &now, nullptr);
+      if (!shared().known[s] || sigaction(s, nullptr, &now) != 0) continue;
+      if (now.sa_handler != was.sa_handler || now.sa_flags != was.sa_flags)
+        sigaction(s, &was, nullptr);
     }
   }
   KeepSignalFlags(const KeepSignalFlags&) = delete;
   KeepSignalFlags& operator=(const KeepSignalFlags&) = delete;
 
  private:
-  static constexpr int kSignals = 32;  // the standard signals; glibc keeps the real-time ones
-  static bool restarts(int s) {
-    struct sigaction a {};
-    return sigaction(s, nullptr, &a) == 0 && (a.sa_flags & SA_RESTART);
+  static constexpr int kSignals = 32;  // the standard signals (glibc reserves 32 and 33)
+  struct Shared {
+    std::mutex mutex;
+    int users = 0;
+    struct sigaction saved[kSignals] = {};
+    bool known[kSignals] = {};
+  };
+  static Shared& shared() {
+    static Shared s;
+    return s;
   }
-  bool restarting_[kSignals] = {};
 };
 
 }  // namespace star

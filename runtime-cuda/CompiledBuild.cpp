@@ -1,8 +1,12 @@
 #include "runtime-cuda/CompiledBuild.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -68,23 +72,67 @@ std::vector<std::string> pieceSources(const compile::GeneratedCpp& code, bool gr
   return sources;
 }
 
+// The cores this process may run on (its affinity; hardware_concurrency counts the machine's).
+std::size_t usableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 // How many parts a build of `code` compiles in: one per kPieceBytes of generated text, at most
-// one per core ($STAR_COMPILE_PIECES sets it, for tests). Each part pays NVRTC's parse of the
-// engine's headers (about 0.2 s), so small programs stay whole.
+// one per core and kMaxPieces ($STAR_COMPILE_PIECES sets it, for tests). Each part pays NVRTC's
+// parse of the engine's headers (about 0.2 s) and runs its own NVRTC on every core, so small
+// programs stay whole and a large machine does not run dozens of NVRTCs at once.
 std::size_t piecesFor(const compile::GeneratedCpp& code, unsigned asked) {
-  constexpr std::size_t kPieceBytes = 48 * 1024;
+  constexpr std::size_t kPieceBytes = 48 * 1024, kMaxPieces = 16;
   if (asked == 0)
     if (const char* e = std::getenv("STAR_COMPILE_PIECES"); e && *e)
       asked = static_cast<unsigned>(std::strtoul(e, nullptr, 10));
   std::size_t bytes = code.trampoline.size();
   for (const std::string& f : code.functions) bytes += f.size();
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t n = asked ? asked : std::min(cores, (bytes + kPieceBytes - 1) / kPieceBytes);
-  return std::clamp<std::size_t>(n, 1, std::max<std::size_t>(1, code.functions.size()));
+  const std::size_t n =
+      asked ? asked
+            : std::min({usableCores(), kMaxPieces, (bytes + kPieceBytes - 1) / kPieceBytes});
+  return std::clamp<std::size_t>(
+      n, 1, std::min(kMaxPieces, std::max<std::size_t>(1, code.functions.size())));
 }
 
-// The build of `sources` (one translation unit each), cached under the key of `whole`.
-GpuBuild buildSources(const std::string& whole, const std::vector<std::string>& sources, int arch,
+// Compiles each of `sources` with NVRTC, the first on this thread and the others on threads of
+// their own (on this one too where no thread can be made); a part that fails, or whose compile
+// throws, leaves its program empty with the reason in its error.
+void compileParts(const NvrtcCompiler& nvrtc, const std::vector<std::string>& sources,
+                  std::span<const EmbeddedFile> headers, int arch,
+                  std::vector<std::string>& programs, std::vector<std::string>& errors) {
+  programs.assign(sources.size(), std::string());
+  errors.assign(sources.size(), std::string());
+  // NVRTC swaps the signal handlers while it compiles: put back once every compile is done.
+  const KeepSignalFlags keep;
+  // Each part's NVRTC on every core (--split-compile=0): on the GPU machine's 16 cores the graphs
+  // unit built in 2.86 s so, and in 3.49 s with the cores shared out among the parts.
+  const auto compileOne = [&](std::size_t i) noexcept {
+    try {
+      programs[i] = nvrtc.compile(sources[i], headers, arch, compiledCodeOptions(), errors[i]);
+    } catch (const std::exception& e) {
+      programs[i].clear();
+      errors[i] = std::string("NVRTC could not compile the generated code: ") + e.what();
+    }
+  };
+  std::vector<std::thread> others;
+  std::size_t here = sources.size();  // the first part not given a thread
+  try {
+    others.reserve(sources.size());
+    for (here = 1; here < sources.size(); ++here) others.emplace_back(compileOne, here);
+  } catch (const std::exception&) {  // no more threads: the rest on this one
+  }
+  compileOne(0);
+  for (std::size_t i = std::max<std::size_t>(here, 1); i < sources.size(); ++i) compileOne(i);
+  for (std::thread& t : others) t.join();
+}
+
+// The build of the translation units `sources()` makes, cached under the key of `whole`.
+GpuBuild buildSources(const std::string& whole,
+                      const std::function<std::vector<std::string>()>& sources, int arch,
                       bool useCache) {
   GpuBuild out;
   const NvrtcCompiler nvrtc;
@@ -109,24 +157,13 @@ GpuBuild buildSources(const std::string& whole, const std::vector<std::string>& 
   std::vector<EmbeddedFile> headers(compile::engineHeaders().begin(),
                                     compile::engineHeaders().end());
   for (const EmbeddedFile& f : compiledKernelHeaders()) headers.push_back(f);
+  const std::vector<std::string> parts = sources();
+  out.parts = parts.size();
   const Stopwatch compiling;
-  std::vector<std::string> programs(sources.size()), errors(sources.size());
-  {
-    // NVRTC adds SA_RESTART to the signal handlers it finds: taken back once every part is done
-    // (a part's own guard could restore another part's change).
-    const KeepSignalFlags keep;
-    // Each part's NVRTC on every core (--split-compile=0): on the GPU machine's 16 cores the graphs
-    // unit built in 2.86 s so and in 3.49 s with the cores shared out among the parts.
-    const auto compileOne = [&](std::size_t i) {
-      programs[i] = nvrtc.compile(sources[i], headers, arch, compiledCodeOptions(), errors[i]);
-    };
-    std::vector<std::thread> others;
-    for (std::size_t i = 1; i < sources.size(); ++i) others.emplace_back(compileOne, i);
-    compileOne(0);
-    for (std::thread& t : others) t.join();
-  }
+  std::vector<std::string> programs, errors;
+  compileParts(nvrtc, parts, headers, arch, programs, errors);
   out.compileSeconds = compiling.seconds();
-  for (std::size_t i = 0; i < sources.size(); ++i)
+  for (std::size_t i = 0; i < parts.size(); ++i)
     if (programs[i].empty()) {
       out.error = errors[i];
       return out;
@@ -156,15 +193,20 @@ GpuBuild buildSources(const std::string& whole, const std::vector<std::string>& 
 
 GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache) {
   const std::string source = generated + compiledKernelsEntry(grid);
-  return buildSources(source, {source}, arch, useCache);
+  return buildSources(
+      source, [&] { return std::vector<std::string>{source}; }, arch, useCache);
 }
 
 GpuBuild buildForGpu(const compile::GeneratedCpp& code, bool grid, int arch, bool useCache,
                      unsigned pieces) {
   const std::string whole = code.text() + compiledKernelsEntry(grid);
-  const std::size_t n = piecesFor(code, pieces);
-  if (n == 1) return buildSources(whole, {whole}, arch, useCache);
-  return buildSources(whole, pieceSources(code, grid, n), arch, useCache);
+  return buildSources(
+      whole,
+      [&] {
+        const std::size_t n = piecesFor(code, pieces);
+        return n == 1 ? std::vector<std::string>{whole} : pieceSources(code, grid, n);
+      },
+      arch, useCache);
 }
 
 }  // namespace star::cuda

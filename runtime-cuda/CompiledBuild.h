@@ -5,6 +5,7 @@
 // source, the embedded headers, the library, the architecture, NVRTC's version and star's.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,7 @@ struct GpuBuild {
   bool fromCache = false;
   double compileSeconds = 0;  // NVRTC
   double linkSeconds = 0;     // nvJitLink
+  std::size_t parts = 0;      // the translation units NVRTC compiled (0: none, from the cache)
   std::uint64_t key = 0;      // the cache key (a loaded program is known by it)
 };
 

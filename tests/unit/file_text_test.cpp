@@ -2,6 +2,7 @@
 // signal is spent by then (nothing cuts the call short), so the calls must look at the flag.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -35,13 +36,15 @@ class FileTextInterrupt : public ::testing::Test {
     unlink(fifo_.c_str());
     rmdir(dir_.c_str());
   }
-  // Runs `call`; if it is still blocked after 5 s, `unblock` frees it and the test fails.
+  // Runs `call`; if it is still blocked after 5 s, `unblock` frees it (a descriptor it returns
+  // is held open until the call has returned) and the test fails.
   template <class Call, class Unblock>
   void expectStopsPromptly(Call call, Unblock unblock) {
     auto done = std::async(std::launch::async, call);
     if (done.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
-      unblock();
+      const int held = unblock();
       done.wait();
+      if (held >= 0) close(held);
       FAIL() << "the call blocked although Ctrl-C had come before it";
     }
     EXPECT_EQ(done.get(), "interrupted");
@@ -60,7 +63,7 @@ TEST_F(FileTextInterrupt, WriteToAPipeNobodyReadsStops) {
         EXPECT_FALSE(writeFileText(fifo_, text, error));
         return error;
       },
-      [&] { close(fd), fd = -1; });
+      [&] { return close(fd), fd = -1; });
   if (fd >= 0) close(fd);
 }
 
@@ -74,7 +77,7 @@ TEST_F(FileTextInterrupt, ReadFromAPipeNobodyWritesStops) {
         EXPECT_FALSE(readBoundedFile(fifo_, 1 << 20, error).has_value());
         return error;
       },
-      [&] { close(fd), fd = -1; });
+      [&] { return close(fd), fd = -1; });
   if (fd >= 0) close(fd);
 }
 
@@ -85,7 +88,7 @@ TEST_F(FileTextInterrupt, OpenOfAFifoWithNoPartnerStops) {
         EXPECT_FALSE(writeFileText(fifo_, "x", error));
         return error;
       },
-      [&] { close(open(fifo_.c_str(), O_RDONLY | O_NONBLOCK)); });
+      [&] { return open(fifo_.c_str(), O_RDONLY | O_NONBLOCK); });
 }
 
 // Ctrl-C while an open waits on a FIFO, with a SIGINT handler that restarts what it interrupts (as
@@ -106,7 +109,7 @@ class FileTextRestartingHandler : public FileTextInterrupt {
     FileTextInterrupt::TearDown();
   }
   // Runs `call` on a thread of its own, interrupts it there after 200 ms, and expects it to end
-  // with "interrupted" within 5 s; `unblock` frees it otherwise.
+  // with "interrupted" within 5 s; `unblock` frees it otherwise (as expectStopsPromptly's).
   template <class Call, class Unblock>
   void expectInterruptedWhileWaiting(Call call, Unblock unblock) {
     std::promise<pthread_t> started;
@@ -119,8 +122,9 @@ class FileTextRestartingHandler : public FileTextInterrupt {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     pthread_kill(worker, SIGINT);
     if (done.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
-      unblock();
+      const int held = unblock();
       done.wait();
+      if (held >= 0) close(held);
       FAIL() << "the call went on waiting after Ctrl-C";
     }
     EXPECT_EQ(done.get(), "interrupted");
@@ -135,7 +139,7 @@ TEST_F(FileTextRestartingHandler, OpenForWritingWithNoReaderStops) {
         EXPECT_FALSE(writeFileText(fifo_, "x", error));
         return error;
       },
-      [&] { close(open(fifo_.c_str(), O_RDONLY | O_NONBLOCK)); });
+      [&] { return open(fifo_.c_str(), O_RDONLY | O_NONBLOCK); });
 }
 
 TEST_F(FileTextRestartingHandler, OpenForReadingWithNoWriterStops) {
@@ -145,7 +149,34 @@ TEST_F(FileTextRestartingHandler, OpenForReadingWithNoWriterStops) {
         EXPECT_FALSE(readBoundedFile(fifo_, 1 << 20, error).has_value());
         return error;
       },
-      [&] { close(open(fifo_.c_str(), O_WRONLY | O_NONBLOCK)); });
+      [&] { return close(open(fifo_.c_str(), O_WRONLY | O_NONBLOCK)), -1; });
+}
+
+TEST_F(FileTextRestartingHandler, WriteBlockedOnAFullPipeStops) {
+  int reader = open(fifo_.c_str(), O_RDONLY | O_NONBLOCK);  // open, never read
+  ASSERT_GE(reader, 0);
+  const std::string text(1 << 22, 'x');  // far more than a pipe holds
+  expectInterruptedWhileWaiting(
+      [&] {
+        std::string error;
+        EXPECT_FALSE(writeFileText(fifo_, text, error));
+        return error;
+      },
+      [&] { return close(reader), reader = -1; });
+  if (reader >= 0) close(reader);
+}
+
+// Opens `fifo` for writing once a reader has it open, giving up after 5 s (-1).
+int openWriterWithin5s(const std::string& fifo) {
+  for (int tries = 0; tries < 500; ++tries) {
+    const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) {
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      return fd;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return -1;
 }
 
 // A FIFO still reads in full when its writer comes after the open and writes in pieces.
@@ -156,7 +187,8 @@ TEST(FileText, ReadsAFifoWhoseWriterComesLater) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   auto writer = std::async(std::launch::async, [&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const int fd = open(fifo.c_str(), O_WRONLY);
+    const int fd = openWriterWithin5s(fifo);
+    if (fd < 0) return;
     for (const char* piece : {"01\n", "10\n"}) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       EXPECT_EQ(write(fd, piece, 3), 3);
@@ -168,6 +200,44 @@ TEST(FileText, ReadsAFifoWhoseWriterComesLater) {
   writer.wait();
   ASSERT_TRUE(text.has_value()) << error;
   EXPECT_EQ(*text, "01\n10\n");
+  unlink(fifo.c_str());
+  rmdir(dir);
+}
+
+// A write larger than a pipe holds, to a FIFO whose reader takes its time: every byte arrives, in
+// order (the descriptor is non-blocking: partial writes and EAGAIN wait in poll).
+TEST(FileText, WritesAFifoInFullToASlowReader) {
+  signal(SIGPIPE, SIG_IGN);
+  char dir[] = "/tmp/star-file-text-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string fifo = std::string(dir) + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string text(1 << 22, '\0');
+  for (std::size_t i = 0; i < text.size(); ++i) text[i] = static_cast<char>('a' + i % 23);
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  auto received = std::async(std::launch::async, [&] {
+    std::string got;
+    char buffer[1 << 16];
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      struct pollfd p {
+        reader, POLLIN, 0
+      };
+      if (poll(&p, 1, 100) <= 0) continue;
+      const ssize_t n = read(reader, buffer, sizeof buffer);
+      if (n == 0) break;  // the writer is done
+      if (n > 0) got.append(buffer, static_cast<std::size_t>(n));
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return got;
+  });
+  std::string error;
+  EXPECT_TRUE(writeFileText(fifo, text, error)) << error;
+  const std::string got = received.get();
+  close(reader);
+  EXPECT_EQ(got.size(), text.size());
+  EXPECT_TRUE(got == text);
   unlink(fifo.c_str());
   rmdir(dir);
 }

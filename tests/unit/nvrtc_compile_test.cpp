@@ -105,6 +105,8 @@ TEST(NvrtcCompilePieces, PartsLinkIntoOneKernel) {
     const cuda::GpuBuild parts = cuda::buildForGpu(code, grid, 90, false, 3);
     ASSERT_FALSE(parts.cubin.empty()) << parts.error;
     ASSERT_FALSE(whole.cubin.empty()) << whole.error;
+    EXPECT_EQ(parts.parts, 3u);  // really built in parts
+    EXPECT_EQ(whole.parts, 1u);
     EXPECT_EQ(parts.key, whole.key);  // one cache entry for the program, however it was built
     const char* kernel = grid ? "star_compiled_grid" : "star_compiled_block";
     EXPECT_NE(parts.cubin.find(kernel), std::string::npos);
@@ -140,28 +142,37 @@ TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
   ::unsetenv("STAR_CACHE_DIR");
 }
 
-// A build leaves the process's Ctrl-C handler as it found it. NVRTC 13.0 re-installs the SIGINT
-// handler with SA_RESTART added, and star's handler needs a blocked call to return EINTR; on the
-// GPU, compiled code's first run of a program then hung in the open of a FIFO after Ctrl-C.
-TEST(NvrtcCompileSignals, BuildKeepsTheInterruptHandlersFlags) {
+// A build leaves the process's Ctrl-C handler as it found it: NVRTC 13.0 installs its own for a
+// compile's length and puts the one it found back with SA_RESTART added (star's handler needs a
+// blocked call to return EINTR: on the GPU, compiled code's first run of a program hung in the
+// open of a FIFO after Ctrl-C), and compiles side by side may even put back one another's. A
+// whole build and one in 3 parts.
+TEST(NvrtcCompileSignals, BuildKeepsTheInterruptHandler) {
   cuda::NvrtcCompiler nvrtc;
   STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   startest::TempDir dir;
   const std::string source = smallProgram(dir);
   ASSERT_FALSE(source.empty());
+  const auto c = startest::compileFile(startest::sourceDir() + "/examples/dijkstra.star", false,
+                                       {startest::sourceDir() + "/stdlib"});
+  ASSERT_TRUE(c.ok) << c.diagnostics;
+  const compile::GeneratedCpp parts = generatedParts(c.module, false);
   struct sigaction mine {
   }, old{};
   mine.sa_handler = [](int) {};
   sigemptyset(&mine.sa_mask);
   mine.sa_flags = 0;
   ASSERT_EQ(sigaction(SIGINT, &mine, &old), 0);
-  const cuda::GpuBuild build = cuda::buildForGpu(source, false, 90, false);
-  struct sigaction after {};
-  sigaction(SIGINT, nullptr, &after);
+  for (const bool inParts : {false, true}) {
+    const cuda::GpuBuild build = inParts ? cuda::buildForGpu(parts, false, 90, false, 3)
+                                         : cuda::buildForGpu(source, false, 90, false);
+    struct sigaction after {};
+    sigaction(SIGINT, nullptr, &after);
+    EXPECT_FALSE(build.cubin.empty()) << build.error;
+    EXPECT_EQ(after.sa_handler, mine.sa_handler) << (inParts ? "in parts" : "whole");
+    EXPECT_EQ(after.sa_flags & SA_RESTART, 0) << (inParts ? "in parts" : "whole");
+  }
   sigaction(SIGINT, &old, nullptr);
-  ASSERT_FALSE(build.cubin.empty()) << build.error;
-  EXPECT_EQ(after.sa_handler, mine.sa_handler);
-  EXPECT_EQ(after.sa_flags & SA_RESTART, 0);
 }
 
 // Without the toolkit's run-time libraries the build says what is missing (the engine then says
