@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "bench/BenchUtil.h"
 #include "frontend/driver/Compilation.h"
@@ -77,6 +78,10 @@ Timing runOnce(Backend& backend, const std::string& engine, const Module& m, std
   const auto start = std::chrono::steady_clock::now();
   vm.run(m, m.entry);
   backend.synchronize();
+  const CompileStats& built = vm.engineStats().compiled;
+  if (engine == "compiled" && built.hits + built.misses == 0)
+    throw std::runtime_error(
+        "no compiled code ran (star said why on stderr): not a compiled figure");
   return {secondsSince(start), vm.engineStats().instructions};
 }
 

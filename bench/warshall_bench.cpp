@@ -141,6 +141,11 @@ int main(int argc, char** argv) {
     auto t1 = std::chrono::steady_clock::now();
     vm.run(module, module.entry);
     double star = bench::secondsSince(t1);
+    if (const CompileStats& built = vm.engineStats().compiled;
+        engineName == "compiled" && built.hits + built.misses == 0) {
+      std::fprintf(stderr, "no compiled code ran (star said why above): not a compiled figure\n");
+      return 1;
+    }
     {
       Interpreter ioVm(*backend, sink);
       enableEngine(ioVm);
