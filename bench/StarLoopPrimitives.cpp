@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/BenchEngine.h"
 #include "bench/BenchUtil.h"
 #include "frontend/driver/Compilation.h"
 #include "vm/interp/Interpreter.h"
@@ -54,15 +55,6 @@ end.
 )";
 }
 
-// "host": the VM's own loop over the backend's primitives; "device": the device engine;
-// "compiled": compiled code (built once, then from the disk cache).
-void enableEngine(Interpreter& vm, const std::string& engine) {
-  if (engine == "compiled")
-    vm.enableCompiledEngine(true);
-  else
-    vm.enableDeviceEngine(engine == "device");
-}
-
 struct Timing {
   double seconds;
   std::uint64_t engineInstructions;
@@ -78,8 +70,7 @@ Timing runOnce(Backend& backend, const std::string& engine, const Module& m, std
   const auto start = std::chrono::steady_clock::now();
   vm.run(m, m.entry);
   backend.synchronize();
-  const CompileStats& built = vm.engineStats().compiled;
-  if (engine == "compiled" && built.hits + built.misses == 0)
+  if (!ranAsAsked(vm, engine))
     throw std::runtime_error(
         "no compiled code ran (star said why on stderr): not a compiled figure");
   return {secondsSince(start), vm.engineStats().instructions};

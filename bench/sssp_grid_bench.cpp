@@ -56,6 +56,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/BenchEngine.h"
 #include "bench/BenchUtil.h"
 #include "bench/CountingBackend.h"
 #include "bench/GraphBench.h"  // BGL (its warning silenced) and the helpers both graph benches use
@@ -308,10 +309,7 @@ StarRun runStar(const Module& m, const std::string& backendName, const std::stri
   Interpreter vm(deviceEngine ? *inner : static_cast<Backend&>(counting), out);
   if (deviceEngine) {
     // Compiled code comes from the disk cache after the first size (built once per program).
-    if (engine == "compiled")
-      vm.enableCompiledEngine(true);
-    else
-      vm.enableDeviceEngine(true);
+    bench::enableEngine(vm, engine);
     vm.enableStats(counted);  // the engine's opcode counters count the steps
     if (!vm.deviceEngineOn()) {
       r.error = "backend " + backendName + " has no " + engine + " engine";

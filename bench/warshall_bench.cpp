@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/BenchEngine.h"
 #include "bench/BenchUtil.h"
 #include "frontend/driver/Compilation.h"
 #include "runtime-cpu/CpuBackend.h"
@@ -84,14 +85,6 @@ int main(int argc, char** argv) {
   Module ioModule = io.takeModule();
   auto dir = std::filesystem::temp_directory_path();
 
-  // host: the VM's loop over the backend's primitives; device: the device engine; compiled:
-  // compiled code (its first run builds it, later ones load it from the disk cache).
-  const auto enableEngine = [&](Interpreter& vm) {
-    if (engineName == "compiled")
-      vm.enableCompiledEngine(true);
-    else
-      vm.enableDeviceEngine(engineName == "device");
-  };
   auto makeBackend = [&]() -> std::unique_ptr<Backend> {
 #ifdef STAR_HAVE_CUDA
     if (backendName == "cuda") return makeCudaBackend();
@@ -131,7 +124,7 @@ int main(int argc, char** argv) {
     std::ostringstream sink;
     Interpreter vm(*backend, sink);
     vm.enableParallelLoops(parallelLoops);
-    enableEngine(vm);
+    bench::enableEngine(vm, engineName);
     if (engineName != "host" && !vm.deviceEngineOn()) {
       std::fprintf(stderr, "backend %s has no %s engine\n", backendName.c_str(),
                    engineName.c_str());
@@ -141,14 +134,13 @@ int main(int argc, char** argv) {
     auto t1 = std::chrono::steady_clock::now();
     vm.run(module, module.entry);
     double star = bench::secondsSince(t1);
-    if (const CompileStats& built = vm.engineStats().compiled;
-        engineName == "compiled" && built.hits + built.misses == 0) {
+    if (!bench::ranAsAsked(vm, engineName)) {
       std::fprintf(stderr, "no compiled code ran (star said why above): not a compiled figure\n");
       return 1;
     }
     {
       Interpreter ioVm(*backend, sink);
-      enableEngine(ioVm);
+      bench::enableEngine(ioVm, engineName);
       ioVm.setArguments({in, out + ".io"});
       auto t2 = std::chrono::steady_clock::now();
       ioVm.run(ioModule, ioModule.entry);

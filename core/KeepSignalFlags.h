@@ -22,8 +22,7 @@ class KeepSignalFlags {
   KeepSignalFlags() {
     const std::lock_guard lock(shared().mutex);
     if (shared().users++ > 0) return;
-    for (int s = 1; s < kSignals; ++s)
-      shared().known[s] = sigaction(s, nullptr, &shared().saved[s]) == 0;
+    for (int s = 1; s < kSignals; ++s) sigaction(s, nullptr, &shared().saved[s]);
   }
   ~KeepSignalFlags() {
     const std::lock_guard lock(shared().mutex);
@@ -31,7 +30,7 @@ class KeepSignalFlags {
     for (int s = 1; s < kSignals; ++s) {
       const struct sigaction& was = shared().saved[s];
       struct sigaction now {};
-      if (!shared().known[s] || sigaction(s, nullptr, &now) != 0) continue;
+      if (sigaction(s, nullptr, &now) != 0) continue;
       if (now.sa_handler != was.sa_handler || now.sa_flags != was.sa_flags)
         sigaction(s, &was, nullptr);
     }
@@ -45,7 +44,6 @@ class KeepSignalFlags {
     std::mutex mutex;
     int users = 0;
     struct sigaction saved[kSignals] = {};
-    bool known[kSignals] = {};
   };
   static Shared& shared() {
     static Shared s;

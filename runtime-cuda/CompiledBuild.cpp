@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "core/DiskCache.h"
-#include "core/KeepSignalFlags.h"
 #include "core/Stopwatch.h"
 #include "runtime-cuda/CompiledLibrary.h"
 #include "runtime-cuda/DeviceLinker.h"
@@ -106,8 +105,6 @@ void compileParts(const NvrtcCompiler& nvrtc, const std::vector<std::string>& so
                   std::vector<std::string>& programs, std::vector<std::string>& errors) {
   programs.assign(sources.size(), std::string());
   errors.assign(sources.size(), std::string());
-  // NVRTC swaps the signal handlers while it compiles: put back once every compile is done.
-  const KeepSignalFlags keep;
   // Each part's NVRTC on every core (--split-compile=0): on the GPU machine's 16 cores the graphs
   // unit built in 2.86 s so, and in 3.49 s with the cores shared out among the parts.
   const auto compileOne = [&](std::size_t i) noexcept {
@@ -173,12 +170,12 @@ GpuBuild buildSources(const std::string& whole,
   // compiled by nvJitLink, for any other.
   const CompiledLibrary& library = compiledLibrary();
   const Stopwatch linking;
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < programs.size(); ++i)
-    names.push_back("star_compiled_" + std::to_string(i) + ".cubin");
+  std::vector<std::string> names(programs.size());  // alive through the link
   std::vector<LinkInput> inputs;
-  for (std::size_t i = 0; i < programs.size(); ++i)
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    names[i] = "star_compiled_" + std::to_string(i) + ".cubin";
     inputs.push_back({LinkInput::Kind::Cubin, programs[i], names[i].c_str()});
+  }
   inputs.push_back(
       arch == library.cubinArch
           ? LinkInput{LinkInput::Kind::Cubin, library.cubin, "star_compiled_library.cubin"}
@@ -190,12 +187,6 @@ GpuBuild buildSources(const std::string& whole,
 }
 
 }  // namespace
-
-GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache) {
-  const std::string source = generated + compiledKernelsEntry(grid);
-  return buildSources(
-      source, [&] { return std::vector<std::string>{source}; }, arch, useCache);
-}
 
 GpuBuild buildForGpu(const compile::GeneratedCpp& code, bool grid, int arch, bool useCache,
                      unsigned pieces) {

@@ -23,12 +23,10 @@ struct GpuBuild {
   std::uint64_t key = 0;      // the cache key (a loaded program is known by it)
 };
 
-// `generated`: emitCpp's text, without the kernels (appended here: the grid form, or the block
-// form). arch: e.g. 90 for sm_90.
-GpuBuild buildForGpu(const std::string& generated, bool grid, int arch, bool useCache);
-// The same from emitCppParts's parts (the same cache entry as their text): a large program is
-// compiled in parts side by side, one per core at most, and linked (`pieces`: how many; 0 chooses
-// from the code's size, or $STAR_COMPILE_PIECES).
+// `code`: emitCppParts's output, without the kernels (appended here: the grid form, or the block
+// form); the cache entry is that of its whole text. A large program is compiled in parts side by
+// side, one per core at most, and linked (`pieces`: how many; 0 chooses from the code's size, or
+// $STAR_COMPILE_PIECES; 1: whole). arch: e.g. 90 for sm_90.
 GpuBuild buildForGpu(const compile::GeneratedCpp& code, bool grid, int arch, bool useCache,
                      unsigned pieces = 0);
 

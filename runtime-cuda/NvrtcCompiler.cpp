@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/KeepSignalFlags.h"
 #include "runtime-cuda/DynamicLibrary.h"
 #include "vm/compile/EmitCpp.h"
 
@@ -97,6 +98,9 @@ std::string NvrtcCompiler::compile(const std::string& source, std::span<const Em
   auto once = [&](const std::vector<std::string>& with, nvrtcResult& rc) -> std::string {
     std::vector<const char*> optP;
     for (const std::string& o : with) optP.push_back(o.c_str());
+    // NVRTC swaps the signal handlers while it compiles; the last of the compiles running at
+    // once puts them back.
+    const KeepSignalFlags keep;
     nvrtcProgram prog = nullptr;
     if ((rc = api_->create(&prog, source.c_str(), "star_compiled.cu",
                            static_cast<int>(names.size()), textP.data(), nameP.data())) != 0) {

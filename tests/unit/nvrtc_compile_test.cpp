@@ -34,18 +34,15 @@ compile::GeneratedCpp generatedParts(const Module& m, bool all) {
     for (compile::IrFunction& f : ir) f.reached = true;
   return compile::emitCppParts(ir);
 }
-std::string generated(const Module& m, bool all) {
-  return generatedParts(m, all).text();
-}
 
-// The generated code of a small program with a loop (empty if it did not compile).
-std::string smallProgram(startest::TempDir& dir) {
+// The generated code of a small program with a loop (no functions if it did not compile).
+compile::GeneratedCpp smallProgram(startest::TempDir& dir) {
   const auto c = startest::compileSource(
       dir,
       "program Small;\nvar i, s: integer;\nbegin\n  s := 0;\n  for i := 1 to 10 do s := s + i;\n"
       "  writeln(s)\nend.\n");
   EXPECT_TRUE(c.ok) << c.diagnostics;
-  return c.ok ? generated(c.module, false) : std::string();
+  return c.ok ? generatedParts(c.module, false) : compile::GeneratedCpp{};
 }
 
 // Skips the test where libnvrtc or libnvJitLink cannot be loaded.
@@ -123,8 +120,8 @@ TEST(NvrtcCompileCache, SecondBuildComesFromTheCache) {
   STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   startest::TempDir dir;
   ::setenv("STAR_CACHE_DIR", dir.file("cache").c_str(), 1);
-  const std::string source = smallProgram(dir);
-  ASSERT_FALSE(source.empty());
+  const compile::GeneratedCpp source = smallProgram(dir);
+  ASSERT_FALSE(source.functions.empty());
   const cuda::GpuBuild first = cuda::buildForGpu(source, false, 90, true);
   ASSERT_FALSE(first.cubin.empty()) << first.error;
   const cuda::GpuBuild second = cuda::buildForGpu(source, false, 90, true);
@@ -148,8 +145,8 @@ TEST(NvrtcCompileSignals, BuildKeepsTheInterruptHandler) {
   cuda::NvrtcCompiler nvrtc;
   STAR_SKIP_WITHOUT_BUILD_LIBRARIES(nvrtc);
   startest::TempDir dir;
-  const std::string source = smallProgram(dir);
-  ASSERT_FALSE(source.empty());
+  const compile::GeneratedCpp source = smallProgram(dir);
+  ASSERT_FALSE(source.functions.empty());
   const auto c = startest::compileFile(startest::sourceDir() + "/examples/dijkstra.star", false,
                                        {startest::sourceDir() + "/stdlib"});
   ASSERT_TRUE(c.ok) << c.diagnostics;
@@ -179,7 +176,7 @@ TEST(NvrtcCompileDeathTest, MissingLibrariesAreNamed) {
   EXPECT_EXIT(
       {
         ::setenv("STAR_CUDA_LIBRARY_PATH", "/nonexistent-star-test", 1);
-        const cuda::GpuBuild b = cuda::buildForGpu("", false, 90, false);
+        const cuda::GpuBuild b = cuda::buildForGpu(compile::GeneratedCpp{}, false, 90, false);
         std::fprintf(stderr, "%s\n", b.error.c_str());
         std::exit(b.cubin.empty() ? 0 : 1);
       },
@@ -208,8 +205,8 @@ TEST(NvrtcCompileDeathTest, AnNvrtcWithoutSplitCompileStillBuilds) {
     GTEST_SKIP() << "no stand-in NVRTC beside this test, or no toolkit NVRTC at " STAR_REAL_NVRTC;
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   startest::TempDir dir;
-  const std::string source = smallProgram(dir);
-  ASSERT_FALSE(source.empty());
+  const compile::GeneratedCpp source = smallProgram(dir);
+  ASSERT_FALSE(source.functions.empty());
   EXPECT_EXIT(
       {
         ::setenv("STAR_CUDA_LIBRARY_PATH", refusing.c_str(), 1);
